@@ -1,0 +1,25 @@
+// Internal: per-arch raw detection. Each arch/OS file defines
+// cpud_detect_raw() for the build's arch; features.cpp turns the raw bits into
+// the usable mask (closure over implied features, env masks).
+#ifndef CPUDISPATCH_SRC_DETECT_H_
+#define CPUDISPATCH_SRC_DETECT_H_
+
+#include <cstdint>
+
+#include "cpudispatch/cpudispatch.h"
+
+enum cpud_detect_kind { CPUD_DETECT_GROUP, CPUD_DETECT_CPUID, CPUD_DETECT_HWCAP, CPUD_DETECT_HWCAP2 };
+enum cpud_reg { CPUD_REG_EAX, CPUD_REG_EBX, CPUD_REG_ECX, CPUD_REG_EDX };
+
+namespace cpud::internal {
+
+// Bit per feature id whose own detection bit is set (CPU + OS state);
+// group rows are set unconditionally, the closure check decides them.
+CPUD_HIDDEN std::uint64_t detect_raw();
+
+// Number of CPUID instructions executed so far (x86; 0 elsewhere).
+CPUD_HIDDEN unsigned cpuid_count();
+
+}  // namespace cpud::internal
+
+#endif

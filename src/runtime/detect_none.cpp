@@ -1,0 +1,18 @@
+// Arches without a detection backend: only group rows (which need nothing)
+// count as detected, so no dispatch target is ever selected.
+#include "detect.h"
+
+namespace cpud::internal {
+
+std::uint64_t detect_raw() {
+  std::uint64_t raw = 0;
+#define CPUD__ROW(NAME, INTEREST, KIND, ...) \
+  if (KIND == CPUD_DETECT_GROUP) raw |= CPUD_BIT(NAME);
+  CPUD_FEATURES(CPUD__ROW)
+#undef CPUD__ROW
+  return raw;
+}
+
+unsigned cpuid_count() { return 0; }
+
+}  // namespace cpud::internal

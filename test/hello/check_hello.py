@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Runs a hello program and checks its "all:" and "highest:" lines against an
+oracle that does not use cpudispatch: the CPU flags in /proc/cpuinfo (or in
+$CPUD_TEST_CPU_FLAGS, for emulated CPUs whose flags /proc does not show)."""
+import os
+import subprocess
+import sys
+
+# cpuinfo flags each target of the seed example needs (its implied features).
+NEEDS = {
+    'SSE42': 'sse sse2 pni ssse3 sse4_1 popcnt sse4_2',
+    'AVX512F': 'sse sse2 pni ssse3 sse4_1 popcnt sse4_2 avx f16c fma avx2 avx512f',
+}
+
+
+def cpu_flags():
+    env = os.environ.get('CPUD_TEST_CPU_FLAGS')
+    if env:
+        return set(env.split())
+    with open('/proc/cpuinfo') as fh:
+        for line in fh:
+            if line.startswith('flags'):
+                return set(line.split(':', 1)[1].split())
+    sys.exit('no flags line in /proc/cpuinfo')
+
+
+def main():
+    out = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+    sys.stdout.write(out.stdout)
+    sys.stderr.write(out.stderr)
+    if out.returncode != 0:
+        sys.exit('program failed with status %d' % out.returncode)
+    lines = dict(l.split(':', 1) for l in out.stdout.splitlines() if ':' in l)
+    compiled = lines['compiled'].split()
+    have = cpu_flags()
+    runnable = [t for t in compiled if t == 'baseline' or set(NEEDS[t].split()) <= have]
+    got_all = lines['all'].split()
+    got_best = lines['highest'].split()
+    errors = []
+    if got_all != runnable:
+        errors.append('all: expected %s, got %s' % (runnable, got_all))
+    if got_best != runnable[:1]:
+        errors.append('highest: expected %s, got %s' % (runnable[:1], got_best))
+    if 'baseline' not in compiled:
+        errors.append('baseline missing from compiled targets %s' % compiled)
+    if errors:
+        sys.exit('\n'.join(errors))
+    print('ok: %d runnable of %d compiled' % (len(runnable), len(compiled)))
+
+
+if __name__ == '__main__':
+    main()
