@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Configure-level tests: configure test/configure/fixture (a consumer with
+cpudispatch as its subproject) with one grid point of option values and check
+the resolved baseline/dispatch lists, the messages and the errors.
+
+  run_grid.py --list          case names, one per line (meson.build registers
+                              one test per case)
+  run_grid.py CASE            run one case; exit 0 pass, 1 fail, 77 skip
+
+The compiler comes from $CC/$CXX (meson.build passes the build's own). The
+resolved lists are read from the configure-time file the subproject writes
+for its header generator, so they are exactly what the build will use.
+"""
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+# x86_64 rows in interest order: only used to spell expectations briefly.
+X86 = ('SSE SSE2 SSE3 SSSE3 SSE41 POPCNT SSE42 CX16 LAHF X86_V2 AES PCLMULQDQ AVX XOP FMA4 F16C '
+       'FMA3 AVX2 BMI BMI2 LZCNT MOVBE X86_V3 GFNI VAES VPCLMULQDQ AVX512F AVX512CD AVX512BW '
+       'AVX512DQ AVX512VL AVX512_SKX X86_V4 AVX512VNNI AVX512_CLX AVX512IFMA AVX512VBMI AVX512_CNL '
+       'AVX512VBMI2 AVX512BITALG AVX512VPOPCNTDQ AVX512_ICL AVX512BF16 AVX512FP16 AVX512_SPR').split()
+MIN = ['SSE', 'SSE2']
+UPTO_AVX2 = MIN + ['SSE3', 'SSSE3', 'SSE41', 'POPCNT', 'SSE42', 'AVX', 'F16C', 'AVX2']
+# What GCC 12 and Clang 14 enable for -march=haswell (no AES: they leave it out).
+HASWELL = MIN + ['SSE3', 'SSSE3', 'SSE41', 'POPCNT', 'SSE42', 'CX16', 'LAHF', 'X86_V2',
+                 'PCLMULQDQ', 'AVX', 'F16C', 'FMA3', 'AVX2', 'BMI', 'BMI2', 'LZCNT', 'MOVBE', 'X86_V3']
+
+
+def minus(a, b):
+    return [x for x in a if x not in b]
+
+
+NO_AVX512 = [x for x in X86 if not x.startswith('AVX512') and x != 'X86_V4']
+
+# name: dict(args=[...setup options], env={...}, baseline=[...], dispatch=[...],
+#            targets={source: [...]}, header={source: regex}, messages=[regex],
+#            error=[regex], build=bool, old_compiler=bool)
+CASES = {
+    'min': dict(args=['-Dcpudispatch:cpu-baseline=min'], baseline=MIN, dispatch=minus(X86, MIN)),
+    'max-baseline': dict(args=['-Dcpudispatch:cpu-baseline=max', '-Dcpudispatch:cpu-dispatch=max'],
+                         baseline=X86, dispatch=[],
+                         messages=[r'AVX512_SPR: in the baseline']),
+    'none': dict(args=['-Dcpudispatch:cpu-baseline=none', '-Dcpudispatch:cpu-dispatch=none'],
+                 # x86_64 compilers always emit SSE2: detect adds it back, and says so.
+                 baseline=MIN, dispatch=[],
+                 messages=[r'already enables SSE SSE2; added to the baseline'],
+                 targets={'sum': ['baseline'], 'scale': ['baseline']}, build=True),
+    'native': dict(args=['-Dcpudispatch:cpu-baseline=native', '-Dcpudispatch:cpu-dispatch=max'],
+                   baseline='native'),
+    'detect-march-haswell': dict(args=['-Dc_args=-march=haswell', '-Dcpp_args=-march=haswell',
+                                       '-Dcpudispatch:cpu-baseline=detect'],
+                                 baseline=HASWELL, dispatch=minus(X86, HASWELL),
+                                 targets={'sum': ['AVX512_SKX', 'baseline'], 'scale': ['baseline']},
+                                 header={'sum': r'SSE42: part of the baseline; the baseline build covers it'},
+                                 build=True),
+    'global-march-widens-min': dict(args=['-Dc_args=-march=haswell', '-Dcpp_args=-march=haswell'],
+                                    baseline=HASWELL,
+                                    messages=[r'already enables .*AVX2.*added to the baseline']),
+    'max-minus-avx512f': dict(args=['-Dcpudispatch:cpu-dispatch=max -avx512f'],
+                              baseline=MIN, dispatch=minus(NO_AVX512, MIN),
+                              targets={'sum': ['AVX2', 'SSE42', 'baseline'], 'scale': ['X86_V3', 'baseline']},
+                              build=True),
+    'max-minus-x86v4-keeps-skx': dict(args=['-Dcpudispatch:cpu-dispatch=max -x86_v4'],
+                                      dispatch=minus(X86, MIN + ['X86_V4'])),
+    'min-plus-avx2': dict(args=['-Dcpudispatch:cpu-baseline=min +avx2'], baseline=UPTO_AVX2),
+    'operator-as-token': dict(args=['-Dcpudispatch:cpu-baseline=min + avx2'], baseline=UPTO_AVX2),
+    'case-variants': dict(args=['-Dcpudispatch:cpu-baseline=MiN +AvX2', '-Dcpudispatch:cpu-dispatch=Max -AVX512f'],
+                          baseline=UPTO_AVX2, dispatch=minus(NO_AVX512, UPTO_AVX2)),
+    'comma-space-mix': dict(args=['-Dcpudispatch:cpu-baseline=sse,sse2 ,sse3', '-Dcpudispatch:cpu-dispatch=ssse3,, sse41 ,avx2'],
+                            baseline=MIN + ['SSE3'],
+                            dispatch=['SSSE3', 'SSE41', 'POPCNT', 'SSE42', 'AVX', 'F16C', 'AVX2']),
+    'aliases': dict(args=['-Dcpudispatch:cpu-baseline=sse4_2', '-Dcpudispatch:cpu-dispatch=x86-64-v3'],
+                    baseline=MIN + ['SSE3', 'SSSE3', 'SSE41', 'POPCNT', 'SSE42'],
+                    dispatch=minus(HASWELL, MIN + ['SSE3', 'SSSE3', 'SSE41', 'POPCNT', 'SSE42', 'PCLMULQDQ'])),
+    'numpy-seed': dict(args=['-Dcpudispatch:cpu-baseline=sse sse2 sse3', '-Dcpudispatch:cpu-dispatch=ssse3 sse41'],
+                       baseline=MIN + ['SSE3'], dispatch=['SSSE3', 'SSE41'],
+                       targets={'sum': ['baseline'], 'scale': ['baseline']}, build=True),
+    'numpy-default-dispatch': dict(args=['-Dcpudispatch:cpu-dispatch=max -xop -fma4'],
+                                   dispatch=minus(X86, MIN + ['XOP', 'FMA4'])),
+    'numpy-retired-names': dict(args=['-Dcpudispatch:cpu-dispatch=max -avx512_knl -avx512_knm'],
+                                dispatch=minus(X86, MIN),
+                                messages=[r'"AVX512_KNL" is retired on x86_64']),
+    'other-arch-names': dict(args=['-Dcpudispatch:cpu-baseline=min asimd', '-Dcpudispatch:cpu-dispatch=avx2 asimddp vsx3 vxe rvv'],
+                             baseline=MIN,
+                             dispatch=['SSE3', 'SSSE3', 'SSE41', 'POPCNT', 'SSE42', 'AVX', 'F16C', 'AVX2'],
+                             messages=[r'"ASIMDDP" is a aarch64 feature; ignored on x86_64',
+                                       r'"VSX3" is a ppc64le feature; ignored', r'"VXE" is a s390x feature',
+                                       r'"RVV" is a riscv64 feature', r'cpu-baseline: "ASIMD" is a aarch64 feature']),
+    'unknown-name': dict(args=['-Dcpudispatch:cpu-dispatch=max avx513'],
+                         error=[r'cpu-dispatch: unknown CPU feature "AVX513" in "max avx513"',
+                                r'valid names on x86_64: SSE SSE2 .* AVX512_SPR; keywords: min max native none detect']),
+    'unknown-baseline-name': dict(args=['-Dcpudispatch:cpu-baseline=sse5'],
+                                  error=[r'cpu-baseline: unknown CPU feature "SSE5"']),
+    'dangling-operator': dict(args=['-Dcpudispatch:cpu-baseline=min +'],
+                              error=[r'cpu-baseline: operator "\+" at the end of "min \+" has no feature name']),
+    'minus-none': dict(args=['-Dcpudispatch:cpu-dispatch=-none'], error=[r'"-none" makes no sense']),
+    'baseline-compiler-cannot': dict(args=['-Dcpudispatch:cpu-baseline=avx512_spr'], old_compiler=True,
+                                     error=[r'cpu-baseline: the compiler \(\w+ [\d.]+\) cannot build baseline feature '
+                                            r'AVX512FP16 with flags "[^"]*-mavx512fp16[^"]*": the flags are rejected']),
+    'dispatch-compiler-cannot': dict(args=[], old_compiler=True,
+                                     dispatch=minus(X86, MIN + ['AVX512FP16', 'AVX512_SPR']),
+                                     messages=[r'AVX512FP16: the compiler rejects "[^"]*-mavx512fp16',
+                                               r'AVX512_SPR: needs AVX512FP16, which is not enabled']),
+    'disable-optimization': dict(args=['-Dcpudispatch:disable-optimization=true'], baseline=MIN, dispatch=[],
+                                 targets={'sum': ['baseline'], 'scale': ['baseline']},
+                                 messages=[r'AVX2: disable-optimization is set'], build=True),
+    'source-targets-sorted': dict(args=['-Dsum-targets=avx2, baseline sse42 AVX512_SKX',
+                                        '-Dscale-targets=sse41 x86_v3'],
+                                  targets={'sum': ['AVX512_SKX', 'AVX2', 'SSE42', 'baseline'],
+                                           'scale': ['X86_V3', 'SSE41']}, build=True),
+    'source-target-in-baseline': dict(args=['-Dcpudispatch:cpu-baseline=x86_v3', '-Dsum-targets=sse42 avx2 avx512_skx'],
+                                      targets={'sum': ['AVX512_SKX', 'baseline']}, build=True),
+    'source-unknown-target': dict(args=['-Dsum-targets=baseline avx3'],
+                                  error=[r'ERROR: Assert failed: cpudispatch: dispatch source "sum": unknown target "avx3" in '
+                                         r'"baseline avx3"; valid names on x86_64: baseline SSE SSE2 ']),
+}
+
+
+def read_resolved(build):
+    path = os.path.join(build, 'subprojects', 'cpudispatch', 'include', 'cpudispatch_targets.txt')
+    res = {'baseline': [], 'dispatch': []}
+    with open(path) as fh:
+        for line in fh:
+            w = line.split()
+            if w and w[0] == 'baseline':
+                res['baseline'] = w[1:]
+            elif w and w[0] == 'target':
+                res['dispatch'].append(w[1])
+    return res
+
+
+def native_expectation():
+    """What -march=native enables, asked of the compiler itself by macro."""
+    cc = os.environ.get('CC', 'cc').split()
+    out = subprocess.run(cc + ['-march=native', '-dM', '-E', '-x', 'c', os.devnull],
+                         capture_output=True, text=True, check=True).stdout
+    return set(re.findall(r'#define (__\w+__) 1', out))
+
+
+def run_case(name):
+    if platform.machine() not in ('x86_64', 'AMD64'):
+        print('the configure grid spells x86_64 expectations; skipped on', platform.machine())
+        return 77
+    case = CASES[name]
+    tmp = tempfile.mkdtemp(prefix='cpud-grid-')
+    try:
+        proj = os.path.join(tmp, 'proj')
+        shutil.copytree(os.path.join(HERE, 'fixture'), proj)
+        os.makedirs(os.path.join(proj, 'subprojects'))
+        os.symlink(ROOT, os.path.join(proj, 'subprojects', 'cpudispatch'))
+        env = dict(os.environ)
+        if case.get('old_compiler'):
+            wrapper = os.path.join(HERE, 'old-compiler.sh')
+            env['CPUD_REAL_CC'] = env.get('CC', 'cc')
+            env['CPUD_REJECT_FLAGS'] = '-mavx512fp16'
+            env['CC'] = wrapper
+        build = os.path.join(tmp, 'build')
+        cmd = ['meson', 'setup', build, proj] + case['args']
+        print('$', ' '.join(repr(a) if ' ' in a else a for a in cmd))
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        log = p.stdout + p.stderr
+        failures = []
+        if 'error' in case:
+            if p.returncode == 0:
+                failures.append('configure succeeded, an error was expected')
+            for rx in case['error']:
+                if not re.search(rx, log):
+                    failures.append('error output lacks /%s/' % rx)
+        else:
+            if p.returncode != 0:
+                print(log[-4000:])
+                print('FAIL: configure failed')
+                return 1
+            got = read_resolved(build)
+            if case.get('baseline') == 'native':
+                macros = native_expectation()
+                b = got['baseline']
+                checks = {'AVX2': '__AVX2__', 'AVX512F': '__AVX512F__', 'SSE42': '__SSE4_2__',
+                          'AVX512VNNI': '__AVX512VNNI__', 'AVX512FP16': '__AVX512FP16__'}
+                for feat, macro in checks.items():
+                    if (feat in b) != (macro in macros):
+                        failures.append('native: %s in baseline is %s but -march=native defines %s: %s'
+                                        % (feat, feat in b, macro, macro in macros))
+                if got['dispatch'] != minus(X86, b):
+                    failures.append('native: dispatch should be max minus the baseline, got %s' % got['dispatch'])
+            else:
+                for key in ('baseline', 'dispatch'):
+                    if key in case and got[key] != case[key]:
+                        failures.append('%s: expected %s\n%s      got %s' % (key, case[key], ' ' * len(key), got[key]))
+            for src, want in case.get('targets', {}).items():
+                lst = subprocess.run([sys.executable, os.path.join(ROOT, 'tools', 'cpudispatch_gen.py'),
+                                      '--config', os.path.join(build, 'subprojects', 'cpudispatch', 'include',
+                                                               'cpudispatch_targets.txt'),
+                                      '--list', src, dict(a.split('=', 1) for a in
+                                                          [x[2:] for x in case['args'] if x.startswith('-D')])
+                                      .get(src + '-targets', default_targets(src))],
+                                     capture_output=True, text=True, check=True).stdout.split()
+                if lst != want:
+                    failures.append('targets of %s: expected %s, got %s' % (src, want, lst))
+                hdr = open(os.path.join(build, src + '.dispatch.h')).read()
+                rx = case.get('header', {}).get(src)
+                if rx and not re.search(rx, hdr):
+                    failures.append('%s.dispatch.h lacks /%s/' % (src, rx))
+                m = re.search(r'#define CPUD_%s__TARGET_NAMES "([^"]*)"' % src, hdr)
+                if not m or m.group(1).split() != want:
+                    failures.append('%s.dispatch.h names %s, expected %s' % (src, m and m.group(1), want))
+            if case.get('build'):
+                b = subprocess.run(['ninja', '-C', build], capture_output=True, text=True)
+                if b.returncode != 0:
+                    failures.append('build failed:\n' + b.stdout[-3000:])
+                else:
+                    r = subprocess.run([os.path.join(build, 'app')], capture_output=True, text=True)
+                    print(r.stdout, end='')
+                    if r.returncode != 0:
+                        failures.append('app failed with status %d' % r.returncode)
+        for rx in case.get('messages', []):
+            if not re.search(rx, log):
+                failures.append('configure output lacks /%s/' % rx)
+        if failures:
+            print(log[-6000:])
+            for f in failures:
+                print('FAIL:', f)
+            return 1
+        print('PASS')
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def default_targets(src):
+    with open(os.path.join(HERE, 'fixture', 'meson_options.txt')) as fh:
+        m = re.search(r"option\('%s-targets'.*value: '([^']*)'" % src, fh.read())
+    return m.group(1)
+
+
+def main():
+    if sys.argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        return 0
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        sys.exit('usage: run_grid.py --list | CASE (one of: %s)' % ' '.join(CASES))
+    return run_case(sys.argv[1])
+
+
+if __name__ == '__main__':
+    sys.exit(main())
