@@ -64,6 +64,7 @@ CASES = {
     'global-march-widens-min': dict(args=['-Dc_args=-march=haswell', '-Dcpp_args=-march=haswell'],
                                     baseline=HASWELL,
                                     messages=[r'already enables .*AVX2.*added to the baseline']),
+    'global-march-in-cxx-flags-only': dict(args=['-Dcpp_args=-march=haswell'], baseline=HASWELL),
     'max-minus-avx512f': dict(args=['-Dcpudispatch:cpu-dispatch=max -avx512f'],
                               baseline=MIN, dispatch=minus(NO_AVX512, MIN),
                               targets={'sum': ['AVX2', 'SSE42', 'baseline'], 'scale': ['X86_V3', 'baseline']},
@@ -118,6 +119,8 @@ CASES = {
                                            'scale': ['X86_V3', 'SSE41']}, build=True),
     'source-target-in-baseline': dict(args=['-Dcpudispatch:cpu-baseline=x86_v3', '-Dsum-targets=sse42 avx2 avx512_skx'],
                                       targets={'sum': ['AVX512_SKX', 'baseline']}, build=True),
+    # The parent snippet of docs/quickstart.md, verbatim, as a whole project.
+    'docs-snippet': dict(args=[], snippet=True, build=True),
     'source-unknown-target': dict(args=['-Dsum-targets=baseline avx3'],
                                   error=[r'ERROR: Assert failed: cpudispatch: dispatch source "sum": unknown target "avx3" in '
                                          r'"baseline avx3"; valid names on x86_64: baseline SSE SSE2 ']),
@@ -155,6 +158,15 @@ def run_case(name):
         proj = os.path.join(tmp, 'proj')
         shutil.copytree(os.path.join(HERE, 'fixture'), proj)
         os.makedirs(os.path.join(proj, 'subprojects'))
+        if case.get('snippet'):
+            snippet = docs_snippet()
+            if len(snippet) > 15:
+                print('FAIL: the docs snippet has %d lines; the promise is at most 15' % len(snippet))
+                return 1
+            with open(os.path.join(proj, 'meson.build'), 'w') as fh:
+                fh.write("project('snippet', 'c', 'cpp', default_options: ['cpp_std=c++17', 'c_std=c11'])\n")
+                fh.write('\n'.join(snippet) + '\n')
+            os.remove(os.path.join(proj, 'meson_options.txt'))
         os.symlink(ROOT, os.path.join(proj, 'subprojects', 'cpudispatch'))
         env = dict(os.environ)
         if case.get('old_compiler'):
@@ -233,6 +245,13 @@ def run_case(name):
         return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def docs_snippet():
+    with open(os.path.join(ROOT, 'docs', 'quickstart.md')) as fh:
+        text = fh.read()
+    block = text.split('<!-- snippet:start -->')[1].split('<!-- snippet:end -->')[0]
+    return [l for l in block.strip().splitlines() if not l.startswith('```')]
 
 
 def default_targets(src):

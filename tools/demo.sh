@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The main demo: installs what it needs, builds cpudispatch, and shows which
+# compiled target each demo kernel selected on this machine.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=${CPUD_DEMO_BUILD:-$root/build-demo}
+"$root/tools/install-deps.sh"
+[ -d "$dir" ] || meson setup "$dir" "$root" >/dev/null
+ninja -C "$dir" >/dev/null
+sed -n '/cpudispatch baseline/,/^$/p;/cpudispatch dispatch/,/^$/p' "$dir/meson-logs/meson-log.txt" | tail -n 20 || true
+echo "--- seed example (C): targets that can run here, and the one selected"
+"$dir/test/hello/hello"
+echo "--- seed example (C++)"
+"$dir/test/hello/hello_cxx"

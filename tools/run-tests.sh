@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what it needs, builds cpudispatch with GCC
+# and with Clang, runs `meson test` on each, and ends with one line
+# "N passed, N failed, N skipped" over every test of every configuration.
+# Build directories go under $CPUD_BUILD_ROOT (default: build-tests/).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${CPUD_BUILD_ROOT:-$root/build-tests}
+"$root/tools/install-deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
+
+builds=()
+run_config() {  # name, then env assignments for meson setup
+  local name=$1; shift
+  local dir=$out/$name
+  builds+=("$dir")
+  rm -rf "$dir"
+  echo "=== $name: configure"
+  if ! env "$@" meson setup "$dir" "$root" >"$dir.setup.log" 2>&1; then
+    tail -n 30 "$dir.setup.log"; return
+  fi
+  echo "=== $name: build"
+  if ! ninja -C "$dir" >"$dir.build.log" 2>&1; then
+    tail -n 30 "$dir.build.log"; return
+  fi
+  echo "=== $name: test"
+  meson test -C "$dir" --print-errorlogs --num-processes "$(nproc)" 2>&1 | grep -E '^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped):' || true
+}
+mkdir -p "$out"
+run_config gcc CC=gcc CXX=g++
+run_config clang CC=clang CXX=clang++
+python3 "$root/tools/count_results.py" "${builds[@]}"
