@@ -9,6 +9,7 @@
 #ifndef CPUDISPATCH_H_
 #define CPUDISPATCH_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cpudispatch_config.h"
@@ -50,6 +51,41 @@ static inline int cpud_have(int feature) {
   return (int)((cpud_usable_mask() >> feature) & 1u);
 }
 #define CPUD_HAVE(F) cpud_have(CPUD_FEATURE_##F)
+
+/* Exit statuses of the start-up check (documented in docs/runtime.md). */
+#define CPUD_EXIT_BASELINE 69 /* the CPU lacks a baseline feature */
+#define CPUD_EXIT_ENV 78      /* a bad PREFIX_DISABLE/ENABLE_CPU_FEATURES */
+
+/* Features the CPU and OS support, closed over implied features, before
+ * the environment masks. */
+CPUD_HIDDEN uint64_t cpud_detected_mask(void);
+/* The build's baseline, as a mask. */
+CPUD_HIDDEN uint64_t cpud_baseline_mask(void);
+/* Checks the baseline against this CPU. Returns the number of missing
+ * features (0: fine) and, if msg is not NULL, writes the message the
+ * start-up check would print (without a trailing newline). */
+CPUD_HIDDEN int cpud_check_baseline(char *msg, size_t cap);
+
+/* --- dispatched functions (C++ CPUD_DISPATCH registers itself on its first
+ * call; introspection and the tests walk the list) --- */
+typedef struct cpud_function cpud_function;
+struct cpud_function {
+  const char *name;
+  int (*target_count)(void);          /* compiled targets, baseline included */
+  const char *(*target_name)(int i);  /* i = 0 is the highest interest */
+  int (*target_feature)(int i);       /* feature id, 0 for the baseline */
+  int (*selected)(void);              /* index of the selected target, -1: none yet */
+  void (*reset)(void);                /* forget the selection; the next call selects again */
+  const cpud_function *next;          /* set by cpud__register */
+  int registered;
+};
+CPUD_HIDDEN void cpud__register(cpud_function *f);
+/* Every registered dispatched function, most recent first. */
+CPUD_HIDDEN const cpud_function *cpud_functions(void);
+/* For tests: make only mask & cpud_detected_mask() (and the baseline)
+ * usable, and re-select every registered function. Not for concurrent use
+ * with calls of dispatched functions. Returns the previous usable mask. */
+CPUD_HIDDEN uint64_t cpud_set_usable_mask(uint64_t mask);
 
 /* Name of a feature id ("AVX2"), or NULL. */
 CPUD_HIDDEN const char *cpud_feature_name(int feature);

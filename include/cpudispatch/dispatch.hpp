@@ -19,6 +19,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 #include "cpudispatch/dispatch.h"
 
@@ -42,37 +43,78 @@ template <class Tag, class R, class... A>
 class dispatcher<Tag, R(A...)> {
  public:
   using fn_type = R (*)(A...);
+  using entry = target_entry<fn_type>;
 
   R operator()(A... a) const {
     return slot_.load(std::memory_order_relaxed)(static_cast<A &&>(a)...);
   }
-  // The selected target's address (resolving it if needed).
+  // The selected target's address (selecting it if needed).
   fn_type get() const {
     fn_type f = slot_.load(std::memory_order_relaxed);
     return f == &first_call ? resolve() : f;
   }
-  // Name of the target get() returns ("AVX2", "baseline").
+  // Name of the target get() returns ("AVX2", "baseline"; "none" if no
+  // compiled target can run).
   const char *selected_name() const { return pick()->name; }
   static const char *name() { return Tag::name; }
   // Compiled targets, highest interest first, ending with a null fn.
-  static const target_entry<fn_type> *targets() { return Tag::table(); }
+  static const entry *targets() { return Tag::table(); }
+  // Whether target e may run on this CPU under the current masks.
+  static bool usable(const entry &e) { return e.fn && (e.feature == 0 || cpud_have(e.feature)); }
 
   static fn_type resolve() {
-    const target_entry<fn_type> *e = pick();
+    const entry *e = pick();
     fn_type f = e->fn ? e->fn : &none;
+    selected_.store(static_cast<int>(e - Tag::table()), std::memory_order_relaxed);
     slot_.store(f, std::memory_order_relaxed);
+    cpud__register(&record_);
     return f;
   }
 
  private:
-  static const target_entry<fn_type> *pick() {
-    const target_entry<fn_type> *e = Tag::table();
-    while (e->fn && e->feature != 0 && !cpud_have(e->feature)) ++e;
+  static const entry *pick() {
+    const entry *e = Tag::table();
+    while (e->fn && !usable(*e)) ++e;
     return e;
   }
   static R first_call(A... a) { return resolve()(static_cast<A &&>(a)...); }
   [[noreturn]] static R none(A...) { no_usable_target(Tag::name); }
+
+  static int count() {
+    int n = 0;
+    while (Tag::table()[n].fn) ++n;
+    return n;
+  }
+  static const char *target_name(int i) { return Tag::table()[i].name; }
+  static int target_feature(int i) { return Tag::table()[i].feature; }
+  static int selected() {
+    int i = selected_.load(std::memory_order_relaxed);
+    return i < count() ? i : -1;
+  }
+  static void reset() {
+    selected_.store(-1, std::memory_order_relaxed);
+    slot_.store(&first_call, std::memory_order_relaxed);
+  }
+
+  // Constant-initialised: no static constructor runs for a dispatcher.
   static inline std::atomic<fn_type> slot_{&first_call};
+  static inline std::atomic<int> selected_{-1};
+  static inline cpud_function record_{Tag::name, &count, &target_name, &target_feature,
+                                      &selected, &reset, nullptr, 0};
+};
+
+// For tests: while alive, only `mask` (within what the CPU has, plus the
+// baseline) is usable and every dispatched function selects again; the
+// previous mask and selections come back at the end of the scope.
+class scoped_features {
+ public:
+  explicit scoped_features(std::uint64_t mask) : prev_(cpud_set_usable_mask(mask)) {}
+  ~scoped_features() { cpud_set_usable_mask(prev_); }
+  scoped_features(const scoped_features &) = delete;
+  scoped_features &operator=(const scoped_features &) = delete;
+
+ private:
+  std::uint64_t prev_;
 };
 
 }  // namespace cpud

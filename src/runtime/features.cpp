@@ -4,10 +4,12 @@
 #include <cstring>
 
 #include "detect.h"
+#include "env_masks.h"
 
 static_assert(CPUD_FEATURE_COUNT < 64, "feature ids must fit one 64-bit mask");
 
 uint64_t cpud__usable = 0;
+static uint64_t g_detected = 0;
 
 namespace cpud::internal {
 namespace {
@@ -67,18 +69,61 @@ std::uint64_t close_over_implied(std::uint64_t raw) {
   return out;
 }
 
+// Every dispatch target of the build and what it implies.
+std::uint64_t dispatched_mask() {
+  std::uint64_t m = 0;
+#define CPUD__D(NAME) m |= CPUD_BIT(NAME) | implied_mask(CPUD_FEATURE_##NAME);
+  CPUD_WITH_DISPATCH(CPUD__D)
+#undef CPUD__D
+  return m;
+}
+
 }  // namespace cpud::internal
 
 extern "C" {
 
 uint64_t cpud__init(void) {
-  uint64_t m = cpud::internal::close_over_implied(cpud::internal::detect_raw()) | 1u;
-  // Racing initialisers compute the same value; the first store wins.
+  using namespace cpud::internal;
+  uint64_t detected = close_over_implied(detect_raw());
+  env_inputs in{};
+  in.disable = std::getenv(CPUD_ENV_PREFIX "_DISABLE_CPU_FEATURES");
+  in.enable = std::getenv(CPUD_ENV_PREFIX "_ENABLE_CPU_FEATURES");
+  in.usable = detected;
+  in.baseline = cpud_baseline_mask();
+  in.dispatched = dispatched_mask();
+  env_outcome o = apply_env_masks(in);
+  if (!o.ok) {
+    std::fprintf(stderr, "cpudispatch: %s\n", o.error);
+    std::fflush(stderr);
+    std::exit(CPUD_EXIT_ENV);
+  }
+  uint64_t m = o.usable | 1u;
+  // Racing initialisers compute the same value; the first store wins and
+  // only it prints the warnings.
   uint64_t expected = 0;
-  if (!__atomic_compare_exchange_n(&cpud__usable, &expected, m, false, __ATOMIC_ACQ_REL,
-                                   __ATOMIC_ACQUIRE))
+  __atomic_store_n(&g_detected, detected | 1u, __ATOMIC_RELAXED);
+  if (!__atomic_compare_exchange_n(&cpud__usable, &expected, m, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     return expected;
+  for (const char *w = o.warning; *w;) {
+    const char *nl = std::strchr(w, '\n');
+    int n = nl ? static_cast<int>(nl - w) : static_cast<int>(std::strlen(w));
+    std::fprintf(stderr, "cpudispatch: warning: %.*s\n", n, w);
+    w += n + (nl ? 1 : 0);
+  }
   return m;
+}
+
+uint64_t cpud_detected_mask(void) {
+  (void)cpud_usable_mask();
+  return __atomic_load_n(&g_detected, __ATOMIC_RELAXED) & ~UINT64_C(1);
+}
+
+uint64_t cpud_baseline_mask(void) {
+  return 0
+#define CPUD__B(NAME) | CPUD_BIT(NAME)
+      CPUD_WITH_BASELINE(CPUD__B)
+#undef CPUD__B
+      ;
 }
 
 const char *cpud_feature_name(int feature) {

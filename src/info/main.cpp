@@ -1,0 +1,128 @@
+// cpudispatch-info: what this build of cpudispatch and this machine offer,
+// and which target each demo kernel selected. `--json` prints one JSON object.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+
+#include "cpudispatch/cpudispatch.h"
+#include "kernels.h"
+
+namespace {
+
+void usage(std::FILE *to) {
+  std::fprintf(to,
+               "usage: cpudispatch-info [--json]\n"
+               "  Shows the CPU features of this machine, the build's baseline and dispatch\n"
+               "  targets, and the target each dispatched demo kernel selected.\n"
+               "  Honours %s_DISABLE_CPU_FEATURES / %s_ENABLE_CPU_FEATURES.\n",
+               CPUD_ENV_PREFIX, CPUD_ENV_PREFIX);
+}
+
+bool in(std::uint64_t mask, int id) { return (mask >> id) & 1u; }
+
+std::uint64_t dispatch_mask() {
+  return 0
+#define CPUD__D(NAME) | CPUD_BIT(NAME)
+      CPUD_WITH_DISPATCH(CPUD__D)
+#undef CPUD__D
+      ;
+}
+
+// Names in a mask as a JSON array, ascending id (= ascending interest).
+void json_names(const char *key, std::uint64_t mask, bool descending) {
+  std::printf("\"%s\": [", key);
+  bool first = true;
+  for (int k = 1; k <= CPUD_FEATURE_COUNT; ++k) {
+    int id = descending ? CPUD_FEATURE_COUNT + 1 - k : k;
+    if (!in(mask, id)) continue;
+    std::printf("%s\"%s\"", first ? "" : ", ", cpud_feature_name(id));
+    first = false;
+  }
+  std::printf("]");
+}
+
+void touch_demo_kernels() {
+  // Selecting registers them; nothing is computed.
+  (void)cpud_demo_sum_f32.get();
+  (void)cpud_demo_dot_f32.get();
+  (void)cpud_demo_count_u8.get();
+}
+
+const char *selected_name(const cpud_function *f) {
+  int s = f->selected();
+  return s < 0 ? "none" : f->target_name(s);
+}
+
+void print_json() {
+  std::uint64_t usable = cpud_usable_mask(), base = cpud_baseline_mask();
+  std::printf("{\"arch\": \"%s\", \"compiler\": \"%s\", ", CPUD_ARCH, CPUD_COMPILER);
+  json_names("baseline", base, false);
+  std::printf(", ");
+  json_names("dispatch", dispatch_mask(), true);
+  std::printf(", ");
+  json_names("detected", cpud_detected_mask(), false);
+  std::printf(", ");
+  json_names("masked", cpud_detected_mask() & ~usable, false);
+  std::printf(", \"features\": {");
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
+    std::printf("%s\"%s\": %s", id > 1 ? ", " : "", cpud_feature_name(id), in(usable, id) ? "true" : "false");
+  std::printf("}, \"functions\": {");
+  bool first = true;
+  for (const cpud_function *f = cpud_functions(); f; f = f->next) {
+    std::printf("%s\"%s\": {\"selected\": \"%s\", \"compiled\": [", first ? "" : ", ", f->name, selected_name(f));
+    for (int i = 0; i < f->target_count(); ++i) std::printf("%s\"%s\"", i ? ", " : "", f->target_name(i));
+    std::printf("]}");
+    first = false;
+  }
+  std::printf("}}\n");
+}
+
+void print_table() {
+  std::uint64_t usable = cpud_usable_mask(), det = cpud_detected_mask();
+  std::uint64_t base = cpud_baseline_mask(), disp = dispatch_mask();
+  std::printf("cpudispatch on %s, built with %s\n", CPUD_ARCH, CPUD_COMPILER);
+  std::printf("baseline: %s\n", CPUD_BASELINE_NAMES[0] ? CPUD_BASELINE_NAMES : "(none)");
+  std::printf("dispatch: %s\n", CPUD_DISPATCH_NAMES[0] ? CPUD_DISPATCH_NAMES : "(none)");
+  for (const char *v : {CPUD_ENV_PREFIX "_DISABLE_CPU_FEATURES", CPUD_ENV_PREFIX "_ENABLE_CPU_FEATURES"}) {
+    const char *val = std::getenv(v);
+    if (val && val[0]) std::printf("%s=%s\n", v, val);
+  }
+  std::printf("\n%-18s %-9s %-9s %-9s\n", "feature", "build", "cpu", "usable");
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
+    const char *build = in(base, id) ? "baseline" : in(disp, id) ? "dispatch" : "-";
+    const char *cpu = in(det, id) ? "yes" : "no";
+    const char *use = in(usable, id) ? "yes" : in(det, id) ? "masked" : "no";
+    std::printf("%-18s %-9s %-9s %-9s\n", cpud_feature_name(id), build, cpu, use);
+  }
+  std::printf("\n%-20s %-12s %s\n", "function", "selected", "compiled (highest interest first)");
+  for (const cpud_function *f = cpud_functions(); f; f = f->next) {
+    std::printf("%-20s %-12s", f->name, selected_name(f));
+    for (int i = 0; i < f->target_count(); ++i) std::printf(" %s", f->target_name(i));
+    std::printf("\n");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  bool json = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--json")) {
+      json = true;
+    } else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+      usage(stdout);
+      return 0;
+    } else {
+      std::fprintf(stderr, "cpudispatch-info: unknown argument \"%s\"\n", argv[i]);
+      usage(stderr);
+      return 2;
+    }
+  }
+  touch_demo_kernels();
+  if (json)
+    print_json();
+  else
+    print_table();
+  return 0;
+}

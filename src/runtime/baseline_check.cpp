@@ -1,0 +1,69 @@
+// The start-up check: before any other constructor of the program or library
+// it is linked into (priority 101, the first one open to programs), refuse
+// to run on a CPU that lacks a baseline feature, with one clear message,
+// instead of dying of SIGILL in the first baseline instruction.
+//
+// This file, like the whole runtime, is compiled WITHOUT the baseline flags,
+// so nothing here can itself use a baseline-only instruction.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+#include "cpudispatch/cpudispatch.h"
+
+namespace {
+const char k_env_skip[] = CPUD_ENV_PREFIX "_SKIP_CPU_BASELINE_CHECK";
+
+void names(std::uint64_t mask, char *buf, std::size_t cap) {
+  std::size_t used = 0;
+  buf[0] = 0;
+  for (int id = 1; id <= CPUD_FEATURE_COUNT && used + 1 < cap; ++id) {
+    if (!((mask >> id) & 1u)) continue;
+    int n = std::snprintf(buf + used, cap - used, "%s%s", used ? " " : "", cpud_feature_name(id));
+    if (n < 0) break;
+    used += static_cast<std::size_t>(n);
+  }
+}
+}  // namespace
+
+extern "C" int cpud_check_baseline(char *msg, size_t cap) {
+  std::uint64_t base = cpud_baseline_mask();
+  std::uint64_t missing = base & ~cpud_detected_mask();
+  int count = 0;
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) count += static_cast<int>((missing >> id) & 1u);
+  if (msg && cap) {
+    msg[0] = 0;
+    if (count) {
+      char b[512], m[512];
+      names(base, b, sizeof b);
+      names(missing, m, sizeof m);
+      std::snprintf(msg, cap,
+                    "this program was built for %s CPUs with %s (its baseline), but this CPU lacks %s. "
+                    "Run it on a CPU that has them, or rebuild it with a lower cpu-baseline "
+                    "(e.g. -Dcpudispatch:cpu-baseline=min). %s=1 skips this check, at the risk of an "
+                    "illegal-instruction crash.",
+                    CPUD_ARCH, b, m, k_env_skip);
+    }
+  }
+  return count;
+}
+
+#if CPUD_STARTUP_CHECK
+__attribute__((constructor(101))) static void cpud_startup_check() {
+  // Detection and the environment masks run here, so a bad environment
+  // variable is reported at start-up too (exit status CPUD_EXIT_ENV).
+  (void)cpud_usable_mask();
+  const char *skip = std::getenv(k_env_skip);
+  if (skip && skip[0] && std::strcmp(skip, "0") != 0) return;
+  char msg[1536];
+  if (cpud_check_baseline(msg, sizeof msg)) {
+    std::fprintf(stderr, "cpudispatch: %s\n", msg);
+    std::fflush(stderr);
+    // _exit: no atexit handlers or static destructors, which are code of the
+    // program compiled with the baseline flags.
+    _exit(CPUD_EXIT_BASELINE);
+  }
+}
+#endif

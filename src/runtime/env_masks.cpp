@@ -1,0 +1,144 @@
+// PREFIX_DISABLE_CPU_FEATURES / PREFIX_ENABLE_CPU_FEATURES.
+//
+// Rules (docs/runtime.md lists every message):
+//   both set -> error; longer than 1024 characters -> error;
+//   names are case-insensitive, separated by spaces, commas or tabs;
+//   unknown name -> error listing the valid ones; a name of another arch ->
+//   warning, ignored (one setting serves every arch);
+//   DISABLE of a baseline feature -> error; DISABLE X also disables every
+//   feature that implies X;
+//   ENABLE of a feature this CPU/OS lacks -> error; ENABLE keeps only the
+//   listed features, what they imply and the baseline;
+//   a name that is not a dispatch target (nor implied by one) -> warning.
+#include "env_masks.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace cpud::internal {
+
+std::uint64_t implied_mask(int id);  // features.cpp
+
+namespace {
+
+const char k_env_disable[] = CPUD_ENV_PREFIX "_DISABLE_CPU_FEATURES";
+const char k_env_enable[] = CPUD_ENV_PREFIX "_ENABLE_CPU_FEATURES";
+
+// Space-padded list of the names other arches use, so that one setting can
+// name features of several arches.
+const char k_foreign[] = " " CPUD_FOREIGN_FEATURES " ";
+
+bool is_sep(char c) { return c == ' ' || c == ',' || c == '\t' || c == '\n' || c == '\r'; }
+
+void append(char *buf, std::size_t cap, const char *text) {
+  std::size_t n = std::strlen(buf);
+  if (n + 1 < cap) std::snprintf(buf + n, cap - n, "%s", text);
+}
+
+void names_of(std::uint64_t mask, char *buf, std::size_t cap) {
+  buf[0] = 0;
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
+    if (!((mask >> id) & 1u)) continue;
+    if (buf[0]) append(buf, cap, " ");
+    append(buf, cap, cpud_feature_name(id));
+  }
+}
+
+bool is_foreign(const char *tok) {
+  char pad[72];
+  std::snprintf(pad, sizeof pad, " %s ", tok);
+  for (char *p = pad; *p; ++p)
+    if (*p >= 'a' && *p <= 'z') *p = static_cast<char>(*p - 'a' + 'A');
+  return std::strstr(k_foreign, pad) != nullptr;
+}
+
+std::uint64_t bit(int id) { return UINT64_C(1) << id; }
+
+}  // namespace
+
+env_outcome apply_env_masks(const env_inputs &in) {
+  env_outcome out{};
+  out.ok = true;
+  out.usable = in.usable;
+  const char *dis = in.disable && in.disable[0] ? in.disable : nullptr;
+  const char *en = in.enable && in.enable[0] ? in.enable : nullptr;
+  if (dis && en) {
+    out.ok = false;
+    std::snprintf(out.error, sizeof out.error, "%s and %s are both set; set at most one of them", k_env_disable,
+                  k_env_enable);
+    return out;
+  }
+  const char *var = dis ? k_env_disable : k_env_enable;
+  const char *val = dis ? dis : en;
+  if (!val) return out;
+  std::size_t len = std::strlen(val);
+  if (len > k_env_max_len) {
+    out.ok = false;
+    std::snprintf(out.error, sizeof out.error, "%s is %zu characters long; at most %zu are accepted", var, len,
+                  k_env_max_len);
+    return out;
+  }
+
+  std::uint64_t named = 0, keep = 0;
+  const char *p = val;
+  while (*p) {
+    while (*p && is_sep(*p)) ++p;
+    if (!*p) break;
+    const char *start = p;
+    while (*p && !is_sep(*p)) ++p;
+    char tok[64];
+    std::size_t n = static_cast<std::size_t>(p - start);
+    std::snprintf(tok, sizeof tok, "%.*s", static_cast<int>(n < 63 ? n : 63), start);
+    int id = n < 63 ? cpud_feature_by_name(tok) : 0;
+    if (!id) {
+      if (n < 63 && is_foreign(tok)) {
+        char w[256];
+        std::snprintf(w, sizeof w, "%s: \"%s\" is not a feature of %s; ignored\n", var, tok, CPUD_ARCH);
+        append(out.warning, sizeof out.warning, w);
+        continue;
+      }
+      char valid[640];
+      names_of(~UINT64_C(0), valid, sizeof valid);
+      out.ok = false;
+      std::snprintf(out.error, sizeof out.error, "%s: unknown CPU feature \"%s\"; valid names on %s: %s", var, tok,
+                    CPUD_ARCH, valid);
+      return out;
+    }
+    const char *name = cpud_feature_name(id);
+    if (dis && (in.baseline & bit(id))) {
+      char base[512];
+      names_of(in.baseline, base, sizeof base);
+      out.ok = false;
+      std::snprintf(out.error, sizeof out.error,
+                    "%s: cannot disable %s: it is part of this build's baseline (%s), which every CPU running it "
+                    "must have",
+                    var, name, base);
+      return out;
+    }
+    if (en && !(in.usable & bit(id))) {
+      out.ok = false;
+      std::snprintf(out.error, sizeof out.error,
+                    "%s: cannot enable %s: this CPU (or its operating system) does not support it", var, name);
+      return out;
+    }
+    if (!(in.dispatched & bit(id)) && !(in.baseline & bit(id))) {
+      char w[256];
+      std::snprintf(w, sizeof w, "%s: %s is not a dispatch target of this build; it changes nothing\n", var, name);
+      append(out.warning, sizeof out.warning, w);
+    }
+    named |= bit(id);
+    keep |= bit(id) | implied_mask(id);
+  }
+
+  if (dis) {
+    std::uint64_t drop = named;
+    for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
+      if (implied_mask(id) & named) drop |= bit(id);
+    out.usable &= ~drop;
+  } else {
+    out.usable &= keep | in.baseline;
+  }
+  return out;
+}
+
+}  // namespace cpud::internal
