@@ -2,7 +2,7 @@
 # Installs what building and testing cpudispatch needs on Debian 12, with
 # apt-get; does nothing for packages already installed (idempotent).
 set -euo pipefail
-pkgs=(meson ninja-build pkg-config python3 gcc g++ clang)
+pkgs=(meson ninja-build pkg-config python3 gcc g++ clang binutils libgtest-dev libbenchmark-dev qemu-user)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

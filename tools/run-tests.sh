@@ -9,13 +9,15 @@ out=${CPUD_BUILD_ROOT:-$root/build-tests}
 "$root/tools/install-deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
 
 builds=()
-run_config() {  # name, then env assignments for meson setup
-  local name=$1; shift
+# run_config NAME "ENV ASSIGNMENTS" "MESON SETUP ARGS" "MESON TEST ARGS"
+run_config() {
+  local name=$1 envs=$2 setup_args=$3 test_args=$4
   local dir=$out/$name
   builds+=("$dir")
   rm -rf "$dir"
-  echo "=== $name: configure"
-  if ! env "$@" meson setup "$dir" "$root" >"$dir.setup.log" 2>&1; then
+  echo "=== $name: configure ($envs $setup_args)"
+  # shellcheck disable=SC2086
+  if ! env $envs meson setup "$dir" "$root" $setup_args >"$dir.setup.log" 2>&1; then
     tail -n 30 "$dir.setup.log"; return
   fi
   echo "=== $name: build"
@@ -23,9 +25,13 @@ run_config() {  # name, then env assignments for meson setup
     tail -n 30 "$dir.build.log"; return
   fi
   echo "=== $name: test"
-  meson test -C "$dir" --print-errorlogs --num-processes "$(nproc)" 2>&1 | grep -E '^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped):' || true
+  # shellcheck disable=SC2086
+  meson test -C "$dir" --print-errorlogs --num-processes "$(nproc)" $test_args 2>&1 \
+    | grep -E '^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped):|^(FAIL|ERROR)' || true
 }
 mkdir -p "$out"
-run_config gcc CC=gcc CXX=g++
-run_config clang CC=clang CXX=clang++
+run_config gcc "CC=gcc CXX=g++" "" ""
+run_config clang "CC=clang CXX=clang++" "" ""
+# ThreadSanitizer over the run-time tests (racing first calls included).
+run_config tsan "CC=clang CXX=clang++" "-Db_sanitize=thread -Db_lundef=false" "--suite runtime"
 python3 "$root/tools/count_results.py" "${builds[@]}"

@@ -17,6 +17,10 @@ namespace cpud::internal {
 // group rows are set unconditionally, the closure check decides them.
 CPUD_HIDDEN std::uint64_t detect_raw();
 
+// x86 only: the same, choosing whether the C library's copy of the CPUID
+// leaves may be used (tests compare both ways).
+CPUD_HIDDEN std::uint64_t detect_raw_with(bool use_libc_cache);
+
 // Number of CPUID instructions executed so far (x86; 0 elsewhere).
 CPUD_HIDDEN unsigned cpuid_count();
 

@@ -1,9 +1,21 @@
 // x86 detection: CPUID bits plus XGETBV for the register state the OS saves.
-// Each (leaf, subleaf) the table uses is queried once; nothing else runs
-// CPUID, since every execution is a VM exit on virtual machines.
+//
+// CPUID is slow where it matters most: on a virtual machine every execution
+// is a VM exit (about 6 us each on the machine this was written on). glibc
+// >= 2.33 has already run CPUID for the leaves we need while loading the
+// program and exports the raw registers (sys/platform/x86.h), so on glibc the
+// common case executes no CPUID at all. Other leaves, or other C libraries,
+// run CPUID once per (leaf, subleaf) the table uses.
 #include <cpuid.h>
 
 #include "detect.h"
+
+#if defined(__has_include)
+#if __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#define CPUD_LIBC_CPUID_CACHE 1
+#endif
+#endif
 
 namespace cpud::internal {
 namespace {
@@ -29,21 +41,51 @@ std::uint64_t read_xcr0(const regs &leaf1) {
   return (static_cast<std::uint64_t>(hi) << 32) | lo;
 }
 
-// Leaves the table uses, deduplicated at compile time by construction of
-// the cache below: a small list is enough (the table has a handful).
+// Leaves the table uses, each read once: from the C library's copy when it
+// has one, else with CPUID (after checking the leaf exists).
 struct leaf_cache {
+  bool use_libc;
+  bool have_max = false;
   unsigned max_basic = 0, max_ext = 0;
   unsigned n = 0;
   unsigned leaf[8], sub[8];
   regs val[8];
 
+  explicit leaf_cache(bool libc) : use_libc(libc) {}
+
+  bool from_libc(unsigned l, unsigned s, regs &out) const {
+#ifdef CPUD_LIBC_CPUID_CACHE
+    int index = -1;
+    if (l == 1 && s == 0) index = CPUID_INDEX_1;
+    if (l == 7 && s == 0) index = CPUID_INDEX_7;
+    if (l == 7 && s == 1) index = CPUID_INDEX_7_ECX_1;
+    if (l == 0x80000001u && s == 0) index = CPUID_INDEX_80000001;
+    if (l == 0xdu && s == 1) index = CPUID_INDEX_D_ECX_1;
+    if (!use_libc || index < 0) return false;
+    const cpuid_feature *f = __x86_get_cpuid_feature_leaf(static_cast<unsigned>(index));
+    if (!f) return false;
+    for (int r = 0; r < 4; ++r) out.r[r] = f->cpuid_array[r];
+    return true;
+#else
+    (void)l, (void)s, (void)out;
+    return false;
+#endif
+  }
+
   regs get(unsigned l, unsigned s) {
     for (unsigned i = 0; i < n; ++i)
       if (leaf[i] == l && sub[i] == s) return val[i];
     regs x{};
-    bool ext = l >= 0x80000000u;
-    if ((ext ? l <= max_ext : l <= max_basic) && n < 8) {
-      x = cpuid(l, s);
+    if (!from_libc(l, s, x)) {
+      if (!have_max) {
+        max_basic = cpuid(0, 0).r[0];
+        max_ext = cpuid(0x80000000u, 0).r[0];
+        have_max = true;
+      }
+      bool ext = l >= 0x80000000u;
+      if (ext ? l <= max_ext : l <= max_basic) x = cpuid(l, s);
+    }
+    if (n < 8) {
       leaf[n] = l;
       sub[n] = s;
       val[n++] = x;
@@ -54,11 +96,9 @@ struct leaf_cache {
 
 }  // namespace
 
-std::uint64_t detect_raw() {
-  leaf_cache c;
-  c.max_basic = cpuid(0, 0).r[0];
-  c.max_ext = cpuid(0x80000000u, 0).r[0];
-  std::uint64_t xcr0 = c.max_basic >= 1 ? read_xcr0(c.get(1, 0)) : 0;
+std::uint64_t detect_raw_with(bool use_libc_cache) {
+  leaf_cache c(use_libc_cache);
+  std::uint64_t xcr0 = read_xcr0(c.get(1, 0));
   std::uint64_t raw = 0;
 #define CPUD__ROW(NAME, INTEREST, KIND, LEAF, SUB, REG, BIT, XCR0)                      \
   if (KIND == CPUD_DETECT_GROUP) {                                                    \
@@ -71,6 +111,8 @@ std::uint64_t detect_raw() {
 #undef CPUD__ROW
   return raw;
 }
+
+std::uint64_t detect_raw() { return detect_raw_with(true); }
 
 unsigned cpuid_count() { return g_cpuid_count; }
 

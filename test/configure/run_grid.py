@@ -121,6 +121,20 @@ CASES = {
                                       targets={'sum': ['AVX512_SKX', 'baseline']}, build=True),
     # The parent snippet of docs/quickstart.md, verbatim, as a whole project.
     'docs-snippet': dict(args=[], snippet=True, build=True),
+    # Start-up check: an X86_V3 build under emulated CPUs below and above it.
+    # The program has its own AVX2 static initialiser; cpudispatch-info too
+    # is built for the baseline. Below: message + status 69, never SIGILL;
+    # with the (unsafe) skip variable the same run dies of SIGILL, which
+    # proves the static initialiser really executes AVX2 before main.
+    'baseline-check-under-qemu': dict(
+        args=['-Dcpudispatch:cpu-baseline=x86_v3'], build=False, build_only=True,
+        qemu=[('Nehalem', 'app', {}, 69, r'^cpudispatch: this program was built for x86_64 CPUs with SSE .*X86_V3 '
+                                         r'\(its baseline\), but this CPU lacks AVX F16C FMA3 AVX2 BMI BMI2 LZCNT MOVBE X86_V3\. '),
+              ('Nehalem', 'info', {}, 69, r'but this CPU lacks AVX '),
+              ('SandyBridge', 'app', {}, 69, r'but this CPU lacks F16C FMA3 AVX2 BMI BMI2 LZCNT MOVBE X86_V3\.'),
+              ('Nehalem', 'app', {'CPUDISPATCH_SKIP_CPU_BASELINE_CHECK': '1'}, -4, r''),
+              ('Haswell', 'app', {}, 0, r'^$'),
+              ('Haswell', 'info', {}, 0, r'^$')]),
     'source-unknown-target': dict(args=['-Dsum-targets=baseline avx3'],
                                   error=[r'ERROR: Assert failed: cpudispatch: dispatch source "sum": unknown target "avx3" in '
                                          r'"baseline avx3"; valid names on x86_64: baseline SSE SSE2 ']),
@@ -224,15 +238,26 @@ def run_case(name):
                 m = re.search(r'#define CPUD_%s__TARGET_NAMES "([^"]*)"' % src, hdr)
                 if not m or m.group(1).split() != want:
                     failures.append('%s.dispatch.h names %s, expected %s' % (src, m and m.group(1), want))
-            if case.get('build'):
+            if case.get('build') or case.get('build_only'):
                 b = subprocess.run(['ninja', '-C', build], capture_output=True, text=True)
                 if b.returncode != 0:
                     failures.append('build failed:\n' + b.stdout[-3000:])
-                else:
+                elif case.get('build'):
                     r = subprocess.run([os.path.join(build, 'app')], capture_output=True, text=True)
                     print(r.stdout, end='')
                     if r.returncode != 0:
                         failures.append('app failed with status %d' % r.returncode)
+        for model, prog, extra_env, want_rc, rx in case.get('qemu', []):
+            exe = {'app': os.path.join(build, 'app'),
+                   'info': os.path.join(build, 'subprojects', 'cpudispatch', 'src', 'info', 'cpudispatch-info')}[prog]
+            r = subprocess.run(['qemu-x86_64', '-cpu', model, exe], capture_output=True, text=True,
+                               env=dict(env, **extra_env))
+            # qemu warns about model features TCG lacks; those lines are not the program's.
+            err = '\n'.join(l for l in r.stderr.splitlines() if 'TCG doesn' not in l)
+            print('qemu -cpu %s %s %s -> %d %s' % (model, prog, extra_env or '', r.returncode, err[:160]))
+            if r.returncode != want_rc or not re.search(rx, err):
+                failures.append('qemu -cpu %s %s: expected status %d and /%s/, got %d: %s'
+                                % (model, prog, want_rc, rx, r.returncode, err))
         for rx in case.get('messages', []):
             if not re.search(rx, log):
                 failures.append('configure output lacks /%s/' % rx)

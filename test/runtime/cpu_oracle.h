@@ -1,0 +1,92 @@
+// Test oracle: what the CPU has, from a source independent of cpudispatch:
+// the flags the kernel lists in /proc/cpuinfo ("flags" on x86, "Features" on
+// aarch64), or $CPUD_TEST_CPU_FLAGS when set (emulated CPUs under qemu-user,
+// whose /proc/cpuinfo is the host's). The names of each feature in that
+// vocabulary are spelled here, by hand, on purpose: not derived from the
+// feature tables under test.
+#ifndef CPUD_TEST_CPU_ORACLE_H_
+#define CPUD_TEST_CPU_ORACLE_H_
+
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace oracle {
+
+inline std::set<std::string> cpu_flags(bool *found = nullptr) {
+  std::set<std::string> out;
+  std::string line;
+  if (const char *env = std::getenv("CPUD_TEST_CPU_FLAGS")) {
+    std::istringstream in(env);
+    for (std::string w; in >> w;) out.insert(w);
+    if (found) *found = true;
+    return out;
+  }
+  std::ifstream f("/proc/cpuinfo");
+  while (std::getline(f, line)) {
+    if (line.rfind("flags", 0) == 0 || line.rfind("Features", 0) == 0) {
+      std::istringstream in(line.substr(line.find(':') + 1));
+      for (std::string w; in >> w;) out.insert(w);
+      if (found) *found = true;
+      break;
+    }
+  }
+  return out;
+}
+
+struct row {
+  const char *feature;  // cpudispatch name
+  const char *flags;    // every /proc/cpuinfo flag it needs
+};
+
+// x86_64, including the groups (spelled out as their members' flags).
+#define ORACLE_V2 "cx16 lahf_lm popcnt pni ssse3 sse4_1 sse4_2 sse sse2"
+#define ORACLE_V3 ORACLE_V2 " avx avx2 bmi1 bmi2 f16c fma abm movbe"
+#define ORACLE_SKX "avx512f avx512cd avx512bw avx512dq avx512vl avx2 fma f16c avx sse4_2 popcnt"
+#define ORACLE_CLX ORACLE_SKX " avx512_vnni"
+#define ORACLE_CNL ORACLE_SKX " avx512ifma avx512vbmi"
+#define ORACLE_ICL ORACLE_CLX " avx512ifma avx512vbmi avx512_vbmi2 avx512_bitalg avx512_vpopcntdq vaes gfni vpclmulqdq aes pclmulqdq"
+inline const std::vector<row> &x86_rows() {
+  static const std::vector<row> r = {
+      {"SSE", "sse"}, {"SSE2", "sse2"}, {"SSE3", "pni"}, {"SSSE3", "ssse3"}, {"SSE41", "sse4_1"},
+      {"POPCNT", "popcnt sse4_1"}, {"SSE42", "sse4_2 popcnt"}, {"CX16", "cx16"}, {"LAHF", "lahf_lm"},
+      {"X86_V2", ORACLE_V2}, {"AES", "aes"}, {"PCLMULQDQ", "pclmulqdq"}, {"AVX", "avx sse4_2"},
+      {"XOP", "xop avx"}, {"FMA4", "fma4 avx"}, {"F16C", "f16c avx"}, {"FMA3", "fma f16c avx"},
+      {"AVX2", "avx2 f16c avx"}, {"BMI", "bmi1"}, {"BMI2", "bmi2 bmi1"}, {"LZCNT", "abm"}, {"MOVBE", "movbe"},
+      {"X86_V3", ORACLE_V3}, {"GFNI", "gfni sse4_1"}, {"VAES", "vaes aes avx2"},
+      {"VPCLMULQDQ", "vpclmulqdq pclmulqdq avx2"}, {"AVX512F", "avx512f avx2 fma"},
+      {"AVX512CD", "avx512cd avx512f"}, {"AVX512BW", "avx512bw avx512f"}, {"AVX512DQ", "avx512dq avx512f"},
+      {"AVX512VL", "avx512vl avx512f"}, {"AVX512_SKX", ORACLE_SKX}, {"X86_V4", ORACLE_V3 " " ORACLE_SKX},
+      {"AVX512VNNI", "avx512_vnni avx512f"}, {"AVX512_CLX", ORACLE_CLX}, {"AVX512IFMA", "avx512ifma avx512f"},
+      {"AVX512VBMI", "avx512vbmi avx512bw"}, {"AVX512_CNL", ORACLE_CNL},
+      {"AVX512VBMI2", "avx512_vbmi2 avx512bw"}, {"AVX512BITALG", "avx512_bitalg avx512bw"},
+      {"AVX512VPOPCNTDQ", "avx512_vpopcntdq avx512f"}, {"AVX512_ICL", ORACLE_ICL},
+      {"AVX512BF16", "avx512_bf16 avx512bw"}, {"AVX512FP16", "avx512_fp16 avx512bw avx512dq avx512vl"},
+      {"AVX512_SPR", ORACLE_ICL " avx512_bf16 avx512_fp16"},
+  };
+  return r;
+}
+
+// aarch64 (Linux "Features" names).
+inline const std::vector<row> &aarch64_rows() {
+  static const std::vector<row> r = {
+      {"NEON", "asimd"}, {"NEON_FP16", "asimd"}, {"NEON_VFPV4", "asimd"}, {"ASIMD", "asimd"},
+      {"ASIMDHP", "asimdhp asimd"}, {"ASIMDDP", "asimddp asimd"}, {"ASIMDFHM", "asimdfhm asimdhp"},
+      {"SVE", "sve asimdhp"}, {"SVE2", "sve2 sve asimdhp"},
+  };
+  return r;
+}
+
+inline bool has_all(const std::set<std::string> &have, const char *flags) {
+  std::istringstream in(flags);
+  for (std::string w; in >> w;)
+    if (!have.count(w)) return false;
+  return true;
+}
+
+}  // namespace oracle
+
+#endif

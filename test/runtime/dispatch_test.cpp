@@ -1,0 +1,86 @@
+// Selection: the dispatcher picks the highest-interest usable target, caches
+// it, registers itself, and re-selects under a scoped feature override.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "cpu_oracle.h"
+#include "kernels.h"
+
+namespace {
+
+template <class D>
+std::string expected_by_walk(const D &d) {
+  for (auto *e = d.targets(); e->fn; ++e)
+    if (D::usable(*e)) return e->name;
+  return "none";
+}
+
+TEST(Dispatch, SelectsTheHighestUsableTarget) {
+  EXPECT_EQ(cpud_demo_sum_f32.selected_name(), expected_by_walk(cpud_demo_sum_f32));
+  EXPECT_EQ(cpud_demo_sum_f32.get(), cpud_demo_sum_f32.get());
+}
+
+#if defined(CPUD_ARCH_X86_64)
+TEST(Dispatch, X86SelectionMatchesTheCpuinfoOracle) {
+  bool found = false;
+  auto have = oracle::cpu_flags(&found);
+  if (!found) GTEST_SKIP() << "no /proc/cpuinfo";
+  // The demo kernels' targets: baseline SSE42 X86_V3 AVX512_SKX.
+  std::string want = oracle::has_all(have, ORACLE_SKX)  ? "AVX512_SKX"
+                     : oracle::has_all(have, ORACLE_V3) ? "X86_V3"
+                     : oracle::has_all(have, "sse4_2 popcnt sse4_1 ssse3 pni") ? "SSE42"
+                                                                              : "baseline";
+  // Environment masks may legitimately lower it (the isa suite sets them).
+  if (std::getenv("CPUDISPATCH_DISABLE_CPU_FEATURES") || std::getenv("CPUDISPATCH_ENABLE_CPU_FEATURES"))
+    GTEST_SKIP() << "masked by the environment";
+  EXPECT_EQ(std::string(cpud_demo_dot_f32.selected_name()), want);
+}
+
+TEST(Dispatch, ScopedFeaturesReselectsAndRestores) {
+  const std::string before = cpud_demo_count_u8.selected_name();
+  (void)cpud_demo_count_u8.get();  // registered
+  {
+    cpud::scoped_features only_v3(CPUD_BIT(X86_V3) | (CPUD_BIT(X86_V3) - 1));
+    std::string inside = cpud_demo_count_u8.selected_name();
+    EXPECT_NE(inside, "AVX512_SKX");
+    EXPECT_FALSE(cpud_have(CPUD_FEATURE_AVX512F));
+    if (cpud_detected_mask() & CPUD_BIT(X86_V3)) EXPECT_EQ(inside, "X86_V3");
+    // The cached pointer was dropped: the next call selects under the mask.
+    std::uint8_t buf[100] = {};
+    EXPECT_EQ(cpud_demo_count_u8(buf, 100, 0), 100u);
+    const cpud_function *f = cpud_functions();
+    for (; f && std::strcmp(f->name, "cpud_demo_count_u8"); f = f->next) {
+    }
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(std::string(f->target_name(f->selected())), inside);
+    {
+      cpud::scoped_features baseline_only(0);
+      EXPECT_EQ(std::string(cpud_demo_count_u8.selected_name()), "baseline");
+      EXPECT_EQ(cpud_demo_count_u8(buf, 100, 0), 100u);
+      EXPECT_EQ(std::string(f->target_name(f->selected())), "baseline");
+    }
+  }
+  EXPECT_EQ(std::string(cpud_demo_count_u8.selected_name()), before);
+}
+#endif
+
+TEST(Dispatch, OverrideNeverEnablesWhatTheCpuLacks) {
+  cpud::scoped_features all(~UINT64_C(0));
+  EXPECT_EQ(cpud_usable_mask() & ~UINT64_C(1) & ~cpud_detected_mask(), 0u);
+}
+
+TEST(Dispatch, RegistryListsCompiledTargetsHighestFirst) {
+  (void)cpud_demo_sum_f32.get();
+  const cpud_function *f = cpud_functions();
+  for (; f && std::strcmp(f->name, "cpud_demo_sum_f32"); f = f->next) {
+  }
+  ASSERT_NE(f, nullptr);
+  ASSERT_GE(f->target_count(), 1);
+  EXPECT_STREQ(f->target_name(f->target_count() - 1), "baseline");
+  for (int i = 1; i < f->target_count() - 1; ++i)
+    EXPECT_GT(f->target_feature(i - 1), f->target_feature(i)) << "ids ascend with interest";
+}
+
+}  // namespace

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""The environment-variable rules through a real program (cpudispatch-info):
+exit status, the one-line message on stderr, and the effect on selection.
+
+  env_cli_test.py PATH/TO/cpudispatch-info PREFIX
+"""
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+INFO, PREFIX = sys.argv[1], sys.argv[2]
+DIS, EN = PREFIX + '_DISABLE_CPU_FEATURES', PREFIX + '_ENABLE_CPU_FEATURES'
+EXIT_ENV = 78
+WRAPPER = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
+failures = []
+
+
+def run(env_vars, args=('--json',)):
+    env = {k: v for k, v in os.environ.items() if k not in (DIS, EN)}
+    env.update(env_vars)
+    return subprocess.run(WRAPPER + [INFO] + list(args), env=env, capture_output=True, text=True)
+
+
+def check(cond, what, p=None):
+    if not cond:
+        failures.append(what + ('' if p is None else '\n  status %s\n  stderr: %s' % (p.returncode, p.stderr.strip())))
+
+
+def expect_error(env_vars, needle):
+    p = run(env_vars)
+    check(p.returncode == EXIT_ENV, '%s: exit status %d expected' % (env_vars, EXIT_ENV), p)
+    lines = p.stderr.strip().splitlines()
+    check(len(lines) == 1 and lines[0].startswith('cpudispatch: ') and needle in lines[0],
+          '%s: one line with "%s" expected' % (env_vars, needle), p)
+    check(p.stdout == '', '%s: nothing on stdout expected' % env_vars, p)
+
+
+def info(env_vars=None):
+    p = run(env_vars or {})
+    check(p.returncode == 0, '%s: exit status 0 expected' % env_vars, p)
+    return json.loads(p.stdout), p.stderr
+
+
+base, _ = info()
+arch = base['arch']
+detected = set(base['detected'])
+functions = base['functions']
+check(set(base) >= {'arch', 'baseline', 'dispatch', 'features', 'functions'}, 'JSON keys')
+check(all(f['selected'] in f['compiled'] for f in functions.values()), 'selected is one of compiled')
+
+expect_error({DIS: 'x', EN: 'y'}, 'are both set')
+expect_error({DIS: 'a' * 1025}, '1025 characters long; at most 1024')
+expect_error({DIS: 'no_such_feature'}, 'unknown CPU feature "no_such_feature"; valid names on %s: ' % arch)
+expect_error({EN: 'NoSuchFeature'}, 'unknown CPU feature "NoSuchFeature"')
+if base['baseline']:
+    b = base['baseline'][-1]
+    expect_error({DIS: b.lower()}, 'cannot disable %s: it is part of this build\'s baseline' % b)
+missing = [f for f, on in base['features'].items() if not on and f not in detected]
+if missing:
+    expect_error({EN: missing[-1]}, 'cannot enable %s: this CPU (or its operating system) does not support it'
+                 % missing[-1])
+
+# Every compiled target the CPU has: disable everything above it, so it is
+# the one selected; and ENABLE names alone select it too (with its implied
+# features kept on).
+fn = functions['cpud_demo_sum_f32']
+for i, target in enumerate(fn['compiled']):
+    if target != 'baseline' and target not in detected:
+        continue
+    above = [t for t in fn['compiled'][:i] if t in detected]
+    if above:
+        got, err = info({DIS: ', '.join(a.lower() for a in above)})
+        check(got['functions']['cpud_demo_sum_f32']['selected'] == target,
+              'DISABLE %s should select %s, got %s' % (above, target, got['functions']['cpud_demo_sum_f32']))
+        check(all(not got['features'][a] for a in above), 'DISABLE %s left some usable' % above)
+    if target != 'baseline':
+        got, err = info({EN: target.lower()})
+        check(got['functions']['cpud_demo_sum_f32']['selected'] == target,
+              'ENABLE %s should select it, got %s' % (target, got['functions']['cpud_demo_sum_f32']))
+        check(got['features'][target], 'ENABLE %s: the feature itself usable' % target)
+        check(got['masked'], 'ENABLE %s masks something on this CPU' % target) if len(detected) > len(base['baseline']) + 1 else None
+
+# Names of another arch: warning, ignored; a name that is not a dispatch target: warning.
+foreign = 'ASIMDDP' if arch != 'aarch64' else 'AVX2'
+got, err = info({DIS: foreign})
+check('is not a feature of %s; ignored' % arch in err and got['features'] == base['features'],
+      'foreign name should warn and change nothing: %r' % err)
+
+if failures:
+    print('\n'.join('FAIL: ' + f for f in failures))
+    sys.exit(1)
+print('PASS: %d compiled targets checked on %s' % (len(fn['compiled']), arch))

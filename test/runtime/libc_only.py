@@ -1,0 +1,22 @@
+#!/usr/bin/env python3
+"""The runtime library needs only libc: no C++ runtime symbols (operator new,
+exceptions, RTTI, guarded statics), so C programs link it as they are, and
+every symbol it defines is hidden. Usage: libc_only.py NM LIBRARY"""
+import re
+import subprocess
+import sys
+
+nm, lib = sys.argv[1], sys.argv[2]
+undef = subprocess.run([nm, '-u', lib], capture_output=True, text=True, check=True).stdout.split()
+own = set(subprocess.run([nm, '--defined-only', '-g', lib], capture_output=True, text=True,
+                         check=True).stdout.split())
+bad = [s for s in undef if s not in own and (s.startswith('_Z') or s.startswith('__cxa') or s.startswith('__gxx')
+                                             or 'stdc++' in s)]
+dyn = subprocess.run(['readelf', '-sW', lib], capture_output=True, text=True, check=True).stdout
+visible = [l.split()[-1] for l in dyn.splitlines()
+           if re.search(r'\b(GLOBAL|WEAK)\s+DEFAULT\s+\d+', l)]
+if bad or visible:
+    print('C++ runtime symbols needed:', bad)
+    print('symbols not hidden:', visible)
+    sys.exit(1)
+print('PASS: %d undefined symbols, all from libc or the library itself' % len(undef))
