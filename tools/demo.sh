@@ -8,6 +8,8 @@ dir=${CPUD_DEMO_BUILD:-$root/build-demo}
 [ -d "$dir" ] || meson setup "$dir" "$root" >/dev/null
 ninja -C "$dir" >/dev/null
 sed -n '/cpudispatch baseline/,/^$/p;/cpudispatch dispatch/,/^$/p' "$dir/meson-logs/meson-log.txt" | tail -n 20 || true
+echo "--- cpudispatch-info: this machine, this build, the demo kernels' selections"
+"$dir/src/info/cpudispatch-info"
 echo "--- seed example (C): targets that can run here, and the one selected"
 "$dir/test/hello/hello"
 echo "--- seed example (C++)"

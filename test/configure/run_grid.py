@@ -135,6 +135,13 @@ CASES = {
               ('Nehalem', 'app', {'CPUDISPATCH_SKIP_CPU_BASELINE_CHECK': '1'}, -4, r''),
               ('Haswell', 'app', {}, 0, r'^$'),
               ('Haswell', 'info', {}, 0, r'^$')]),
+    # The environment-variable prefix is a build option.
+    'env-prefix': dict(args=['-Dcpudispatch:env-prefix=MYLIB'], build_only=True,
+                       qemu=[(None, 'info', {'MYLIB_ENABLE_CPU_FEATURES': 'nosuch'}, 78,
+                              r'^cpudispatch: MYLIB_ENABLE_CPU_FEATURES: unknown CPU feature "nosuch"'),
+                             (None, 'info', {'CPUDISPATCH_ENABLE_CPU_FEATURES': 'nosuch'}, 0, r'^$')]),
+    'env-prefix-invalid': dict(args=['-Dcpudispatch:env-prefix=MY-LIB'],
+                               error=[r'env-prefix: "MY-LIB" is not a valid environment variable prefix']),
     'source-unknown-target': dict(args=['-Dsum-targets=baseline avx3'],
                                   error=[r'ERROR: Assert failed: cpudispatch: dispatch source "sum": unknown target "avx3" in '
                                          r'"baseline avx3"; valid names on x86_64: baseline SSE SSE2 ']),
@@ -250,14 +257,15 @@ def run_case(name):
         for model, prog, extra_env, want_rc, rx in case.get('qemu', []):
             exe = {'app': os.path.join(build, 'app'),
                    'info': os.path.join(build, 'subprojects', 'cpudispatch', 'src', 'info', 'cpudispatch-info')}[prog]
-            r = subprocess.run(['qemu-x86_64', '-cpu', model, exe], capture_output=True, text=True,
-                               env=dict(env, **extra_env))
+            cmd = ['qemu-x86_64', '-cpu', model, exe] if model else [exe]
+            r = subprocess.run(cmd, capture_output=True, text=True, env=dict(env, **extra_env))
             # qemu warns about model features TCG lacks; those lines are not the program's.
             err = '\n'.join(l for l in r.stderr.splitlines() if 'TCG doesn' not in l)
-            print('qemu -cpu %s %s %s -> %d %s' % (model, prog, extra_env or '', r.returncode, err[:160]))
+            where = 'qemu -cpu %s' % model if model else 'native'
+            print('%s %s %s -> %d %s' % (where, prog, extra_env or '', r.returncode, err[:160]))
             if r.returncode != want_rc or not re.search(rx, err):
-                failures.append('qemu -cpu %s %s: expected status %d and /%s/, got %d: %s'
-                                % (model, prog, want_rc, rx, r.returncode, err))
+                failures.append('%s %s %s: expected status %d and /%s/, got %d: %s'
+                                % (where, prog, extra_env, want_rc, rx, r.returncode, err))
         for rx in case.get('messages', []):
             if not re.search(rx, log):
                 failures.append('configure output lacks /%s/' % rx)
