@@ -39,8 +39,10 @@ struct target_entry {
 template <class Tag, class Sig>
 class dispatcher;
 
+// Hidden, like everything of cpudispatch: two shared libraries that both
+// dispatch a function of the same name keep separate cached pointers.
 template <class Tag, class R, class... A>
-class dispatcher<Tag, R(A...)> {
+class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
  public:
   using fn_type = R (*)(A...);
   using entry = target_entry<fn_type>;
@@ -123,7 +125,7 @@ class scoped_features {
 #define CPUD__CXX_BASE(NAME) {0, &NAME##_baseline, "baseline"},
 #define CPUD_DISPATCH(RET, NAME, ARGS)                                          \
   CPUD_DISPATCH_DECLARE(RET NAME, ARGS)                                         \
-  struct cpud_tag_##NAME {                                                      \
+  struct CPUD_HIDDEN cpud_tag_##NAME {                                          \
     static constexpr const char *name = #NAME;                                  \
     static const ::cpud::target_entry<RET(*) ARGS> *table() {                   \
       static constexpr ::cpud::target_entry<RET(*) ARGS> t[] = {                \

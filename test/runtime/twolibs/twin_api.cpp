@@ -1,0 +1,13 @@
+// The one exported function of each twin library: calls its own dispatched
+// cpud_twin (hidden), and can mask features inside its own runtime copy.
+#include TWIN_HEADER
+#include "cpudispatch/dispatch.hpp"
+
+CPUD_DISPATCH(const char *, cpud_twin, ());
+
+#define TWIN_EXPORT extern "C" __attribute__((visibility("default")))
+#define TWIN_CAT_(a, b) a##b
+#define TWIN_CAT(a, b) TWIN_CAT_(a, b)
+
+TWIN_EXPORT const char *TWIN_CAT(twin_call_, TWIN_LIB)() { return cpud_twin(); }
+TWIN_EXPORT unsigned long long TWIN_CAT(twin_mask_baseline_only_, TWIN_LIB)() { return cpud_set_usable_mask(0); }
