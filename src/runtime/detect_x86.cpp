@@ -10,11 +10,26 @@
 
 #include "detect.h"
 
-#if defined(__has_include)
-#if __has_include(<sys/platform/x86.h>)
-#include <sys/platform/x86.h>
+// glibc's <sys/platform/x86.h> is C-only (_Bool; clang++ rejects it), so the
+// ABI it documents is declared here: the function, its leaf indices, and the
+// struct of the leaf's raw registers (eax ebx ecx edx) and "active" bits.
+#include <features.h>
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
 #define CPUD_LIBC_CPUID_CACHE 1
-#endif
+extern "C" {
+struct cpud_glibc_cpuid_leaf {
+  unsigned int cpuid_array[4];
+  unsigned int active_array[4];
+};
+const cpud_glibc_cpuid_leaf *__x86_get_cpuid_feature_leaf(unsigned int index);
+}
+enum : int {
+  CPUID_INDEX_1 = 0,
+  CPUID_INDEX_7 = 1,
+  CPUID_INDEX_80000001 = 2,
+  CPUID_INDEX_D_ECX_1 = 3,
+  CPUID_INDEX_7_ECX_1 = 6,
+};
 #endif
 
 namespace cpud::internal {
@@ -62,7 +77,7 @@ struct leaf_cache {
     if (l == 0x80000001u && s == 0) index = CPUID_INDEX_80000001;
     if (l == 0xdu && s == 1) index = CPUID_INDEX_D_ECX_1;
     if (!use_libc || index < 0) return false;
-    const cpuid_feature *f = __x86_get_cpuid_feature_leaf(static_cast<unsigned>(index));
+    const cpud_glibc_cpuid_leaf *f = __x86_get_cpuid_feature_leaf(static_cast<unsigned>(index));
     if (!f) return false;
     for (int r = 0; r < 4; ++r) out.r[r] = f->cpuid_array[r];
     return true;
