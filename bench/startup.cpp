@@ -9,11 +9,6 @@
 #include "detect.h"
 #include "env_masks.h"
 
-namespace cpud::internal {
-std::uint64_t close_over_implied(std::uint64_t raw);
-std::uint64_t dispatched_mask();
-}  // namespace cpud::internal
-
 namespace {
 
 void startup_once(benchmark::State &state, const char *disable) {

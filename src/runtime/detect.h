@@ -1,6 +1,6 @@
-// Internal: per-arch raw detection. Each arch/OS file defines
-// cpud_detect_raw() for the build's arch; features.cpp turns the raw bits into
-// the usable mask (closure over implied features, env masks).
+// Internal: per-arch raw detection. Each arch/OS file defines detect_raw()
+// for the build's arch; features.cpp turns the raw bits into the usable mask
+// (closure over implied features, env masks).
 #ifndef CPUDISPATCH_SRC_DETECT_H_
 #define CPUDISPATCH_SRC_DETECT_H_
 
@@ -23,6 +23,13 @@ CPUD_HIDDEN std::uint64_t detect_raw_with(bool use_libc_cache);
 
 // Number of CPUID instructions executed so far (x86; 0 elsewhere).
 CPUD_HIDDEN unsigned cpuid_count();
+
+// features.cpp: every feature id `id` implies (transitively), as a mask; the
+// usable subset of a raw mask (own bit and all implied bits set); and every
+// dispatch target of the build with what it implies.
+CPUD_HIDDEN std::uint64_t implied_mask(int id);
+CPUD_HIDDEN std::uint64_t close_over_implied(std::uint64_t raw);
+CPUD_HIDDEN std::uint64_t dispatched_mask();
 
 }  // namespace cpud::internal
 

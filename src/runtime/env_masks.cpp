@@ -12,13 +12,12 @@
 //   a name that is not a dispatch target (nor implied by one) -> warning.
 #include "env_masks.h"
 
+#include "detect.h"
+
 #include <cstdio>
 #include <cstring>
 
 namespace cpud::internal {
-
-std::uint64_t implied_mask(int id);  // features.cpp
-
 namespace {
 
 const char k_env_disable[] = CPUD_ENV_PREFIX "_DISABLE_CPU_FEATURES";
