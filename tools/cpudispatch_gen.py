@@ -4,7 +4,8 @@
 Run by the parent project at configure time (see docs/quickstart.md):
 
   cpudispatch_gen.py --config cpudispatch_targets.txt --list NAME "WANTED"
-      prints the targets to compile NAME for, one per line
+      prints the targets to compile NAME for, one per line: baseline first
+      (link order), then highest interest first
   cpudispatch_gen.py --config cpudispatch_targets.txt --header OUT NAME "WANTED"
       writes OUT, the C/C++ header that declares and calls those targets
 
@@ -159,7 +160,10 @@ def main():
     cfg = Config(a.config)
     targets, with_baseline, notes = resolve(cfg, a.name, a.wanted)
     if a.list:
-        for t in targets + (['baseline'] if with_baseline else []):
+        # Baseline first: libraries are linked in this order, and the linker
+        # keeps the first copy of an inline or template function it meets, so
+        # baseline code never gets a copy built for a target.
+        for t in (['baseline'] if with_baseline else []) + targets:
             print(t)
         return
     text = header(cfg, a.name, a.wanted, targets, with_baseline, notes)

@@ -1,0 +1,33 @@
+// Baseline code that uses the same inline/template functions as the target
+// builds, then calls the dispatched function. On a CPU without the targets'
+// features it must run to the end: any target copy reaching baseline code
+// dies of SIGILL here.
+#include <cstdio>
+#include <cstring>
+
+#include "hazard.dispatch.h"
+#include "hazard_shared.h"
+#include "cpudispatch/dispatch.hpp"
+
+CPUD_DISPATCH(std::string, hz_work, (std::vector<double>, const float *, std::size_t));
+
+int main() {
+  std::vector<float> f(1000, 0.5f);
+  std::vector<double> d = {3.0, -1.0, 2.5, 7.0};
+#if HZ_MAIN_USES_SHARED
+  // This TU's own copies come first in any link.
+  float base = hz_scaled_sum(f.data(), f.size(), 2.0f);
+  std::string desc = hz_describe(d);
+  double t = hz_table()[3];
+#else
+  // Only the dispatch source's builds hold copies: link order decides.
+  float base = 1000.0f;
+  std::string desc = "min=-1.000000 max=7.000000";
+  double t = 0.25;
+#endif
+  std::string via = hz_work(d, f.data(), f.size());
+  std::printf("baseline: %g %s %g\ndispatched: %s\n", base, desc.c_str(), t, via.c_str());
+  bool ok = base == 1000.0f && desc == "min=-1.000000 max=7.000000" && t == 0.25 &&
+            via.find(" min=-1.000000 max=1000.000000") != std::string::npos;
+  return ok ? 0 : 1;
+}
