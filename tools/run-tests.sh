@@ -29,9 +29,19 @@ run_config() {
   meson test -C "$dir" --print-errorlogs --num-processes "$(nproc)" $test_args 2>&1 \
     | grep -E '^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped):|^(FAIL|ERROR)' || true
 }
+# The CPU-dependent suites again under emulated x86 CPU models (qemu-user).
+run_qemu_matrix() {
+  local dir=$out/$1
+  [ -f "$dir/build.ninja" ] || return
+  echo "=== $1: qemu CPU models"
+  python3 "$root/tools/qemu-matrix.py" "$dir" | grep -E '^== |FAIL' || true
+  for m in qemu64 core2duo Nehalem SandyBridge Haswell; do builds+=("$dir/qemu-$m"); done
+}
 mkdir -p "$out"
 run_config gcc "CC=gcc CXX=g++" "" ""
+run_qemu_matrix gcc
 run_config clang "CC=clang CXX=clang++" "" ""
+run_qemu_matrix clang
 # ThreadSanitizer over the run-time tests (racing first calls included).
 run_config tsan "CC=clang CXX=clang++" "-Db_sanitize=thread -Db_lundef=false" "--suite runtime"
 python3 "$root/tools/count_results.py" "${builds[@]}"
