@@ -3,6 +3,10 @@
 # apt-get; does nothing for packages already installed (idempotent).
 set -euo pipefail
 pkgs=(meson ninja-build pkg-config python3 gcc g++ clang binutils libgtest-dev libbenchmark-dev qemu-user)
+# Cross compilers for the other arches (skipped with CPUD_NO_CROSS=1).
+if [ -z "${CPUD_NO_CROSS:-}" ]; then
+  pkgs+=(g++-aarch64-linux-gnu g++-powerpc64le-linux-gnu g++-s390x-linux-gnu g++-riscv64-linux-gnu)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -80,6 +80,24 @@ inline const std::vector<row> &aarch64_rows() {
   return r;
 }
 
+// ppc64le, s390x, riscv64: the kernel's names for the hwcap bits (as
+// LD_SHOW_AUXV and /proc/cpuinfo print them).
+inline const std::vector<row> &ppc64le_rows() {
+  static const std::vector<row> r = {
+      {"VSX", "vsx"}, {"VSX2", "vsx arch_2_07"}, {"VSX3", "vsx arch_2_07 arch_3_00"},
+      {"VSX4", "vsx arch_2_07 arch_3_00 arch_3_1"},
+  };
+  return r;
+}
+inline const std::vector<row> &s390x_rows() {
+  static const std::vector<row> r = {{"VX", "vx"}, {"VXE", "vx vxe"}, {"VXE2", "vx vxe vxe2"}};
+  return r;
+}
+inline const std::vector<row> &riscv64_rows() {
+  static const std::vector<row> r = {{"RVV", "v"}};
+  return r;
+}
+
 inline bool has_all(const std::set<std::string> &have, const char *flags) {
   std::istringstream in(flags);
   for (std::string w; in >> w;)
