@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Builds and tests examples/consumer from scratch, as a user would:
+
+  release: `meson dist` tarball + [wrap-file] (tools/make-wrap.py) in the
+           example's subprojects/, `meson setup --wrap-mode=nodownload`, with
+           default options, -Dcpudispatch:cpu-dispatch=none and
+           -Dcpudispatch:disable-optimization=true;
+  git:     a clone of this repository, the example's committed [wrap-git]
+           (it clones the repository's committed HEAD, three levels up).
+Also checks that the example's meson.build holds docs/quickstart.md's
+snippet verbatim.   run_example.py ROOT BUILD_DIR
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+root, build = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def sh(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        failures.append('$ %s\n%s' % (' '.join(cmd), (r.stdout + r.stderr)[-3000:]))
+    return r
+
+
+def docs_block(marker):
+    text = open(os.path.join(root, 'docs', 'quickstart.md')).read()
+    block = text.split('<!-- %s:start -->' % marker)[1].split('<!-- %s:end -->' % marker)[0]
+    return [l for l in block.strip().splitlines() if not l.startswith('```')]
+
+
+def build_and_test(src, name, opts, expect_target=None):
+    b = os.path.join(tmp, 'build-' + name)
+    if sh(['meson', 'setup', b, src, '--wrap-mode=nodownload'] + opts).returncode != 0:
+        return
+    if sh(['ninja', '-C', b]).returncode != 0:
+        return
+    sh(['meson', 'test', '-C', b])
+    out = sh([os.path.join(b, 'app')]).stdout
+    print('[%s %s]\n%s' % (name, ' '.join(opts), out), end='')
+    if expect_target and (out.count(': ' + expect_target + '\n') != 2):
+        failures.append('%s: expected both functions on %s:\n%s' % (name, expect_target, out))
+
+
+example_build = open(os.path.join(root, 'examples', 'consumer', 'meson.build')).read().splitlines()
+for marker in ('snippet', 'snippet-use'):
+    block = docs_block(marker)
+    at = [i for i, l in enumerate(example_build) if l == block[0]]
+    if not at or example_build[at[0]:at[0] + len(block)] != block:
+        failures.append('examples/consumer/meson.build does not hold the docs %s block verbatim' % marker)
+
+with tempfile.TemporaryDirectory() as tmp:
+    rel = os.path.join(tmp, 'release', 'consumer')
+    shutil.copytree(os.path.join(root, 'examples', 'consumer'), rel,
+                    ignore=shutil.ignore_patterns('cpudispatch', 'packagefiles', 'packagecache'))
+    os.remove(os.path.join(rel, 'subprojects', 'cpudispatch.wrap'))
+    sh([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), build, os.path.join(rel, 'subprojects'),
+        '--allow-dirty'])
+    build_and_test(rel, 'release', [])
+    build_and_test(rel, 'release-dispatch-none', ['-Dcpudispatch:cpu-dispatch=none'], 'baseline')
+    build_and_test(rel, 'release-disable-optimization', ['-Dcpudispatch:disable-optimization=true'], 'baseline')
+
+    clone = os.path.join(tmp, 'clone')
+    if sh(['git', 'clone', '-q', root, clone]).returncode == 0:
+        src = os.path.join(clone, 'examples', 'consumer')
+        b = os.path.join(tmp, 'build-git')
+        if sh(['meson', 'setup', b, src]).returncode == 0 and sh(['ninja', '-C', b]).returncode == 0:
+            sh(['meson', 'test', '-C', b])
+            print('[git wrap]\n' + sh([os.path.join(b, 'app')]).stdout, end='')
+
+if failures:
+    print('\n'.join('FAIL: ' + f for f in failures))
+    sys.exit(1)
+print('PASS')
