@@ -10,6 +10,8 @@ ninja -C "$dir" >/dev/null
 sed -n '/cpudispatch baseline/,/^$/p;/cpudispatch dispatch/,/^$/p' "$dir/meson-logs/meson-log.txt" | tail -n 20 || true
 echo "--- cpudispatch-info: this machine, this build, the demo kernels' selections"
 "$dir/src/info/cpudispatch-info"
+echo "--- demo kernels: every target this CPU can run, and its speed-up over the baseline build"
+"$dir/src/demo/cpudispatch-demo"
 echo "--- seed example (C): targets that can run here, and the one selected"
 "$dir/test/hello/hello"
 echo "--- seed example (C++)"
