@@ -6,6 +6,9 @@
 #include <cstdlib>
 
 #include "cpudispatch/cpudispatch.h"
+#if CPUD_BENCH_CPU_FEATURES
+#include <cpu_features/cpuinfo_x86.h>
+#endif
 #include "detect.h"
 #include "env_masks.h"
 
@@ -35,6 +38,35 @@ BENCHMARK(BM_startup);
 
 void BM_startup_with_env_mask(benchmark::State &state) { startup_once(state, "avx512f, avx2 sse42"); }
 BENCHMARK(BM_startup_with_env_mask);
+
+#if CPUD_BENCH_CPU_FEATURES
+// google/cpu_features (Debian libcpu-features-dev): what it does once.
+void BM_cpu_features_GetX86Info(benchmark::State &state) {
+  for (auto _ : state) {
+    cpu_features::X86Info info = cpu_features::GetX86Info();
+    benchmark::DoNotOptimize(info);
+  }
+}
+BENCHMARK(BM_cpu_features_GetX86Info);
+
+// libgcc's __builtin_cpu_init (it runs once, guarded by __cpu_model's vendor
+// field; the benchmark clears that field to make it run again) and a query.
+extern "C" {
+struct libgcc_cpu_model {
+  unsigned vendor, type, subtype, features[1];
+};
+extern libgcc_cpu_model __cpu_model;
+int __cpu_indicator_init(void);
+}
+void BM_libgcc_builtin_cpu_init(benchmark::State &state) {
+  for (auto _ : state) {
+    __cpu_model.vendor = 0;
+    __builtin_cpu_init();
+    benchmark::DoNotOptimize(__builtin_cpu_supports("avx2"));
+  }
+}
+BENCHMARK(BM_libgcc_builtin_cpu_init);
+#endif
 
 }  // namespace
 

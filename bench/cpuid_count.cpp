@@ -1,0 +1,90 @@
+// Counts the CPUID instructions each detector executes, exactly: Linux's
+// CPUID faulting (arch_prctl ARCH_SET_CPUID) makes every CPUID trap; the
+// handler counts it, runs it with faulting briefly off, and resumes.
+// Prints one line per detector. Exit 77 where the CPU/kernel cannot fault.
+#include <asm/prctl.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <cpuid.h>
+#include <cstdio>
+#include <cstring>
+
+#include <cpu_features/cpuinfo_x86.h>
+
+#include "cpudispatch/cpudispatch.h"
+#include "detect.h"
+
+namespace {
+
+volatile unsigned g_count = 0;
+
+long set_cpuid(int on) { return syscall(SYS_arch_prctl, ARCH_SET_CPUID, on); }
+
+void on_segv(int, siginfo_t *, void *ctx_v) {
+  auto *ctx = static_cast<ucontext_t *>(ctx_v);
+  greg_t *g = ctx->uc_mcontext.gregs;
+  const unsigned char *ip = reinterpret_cast<const unsigned char *>(g[REG_RIP]);
+  if (ip[0] != 0x0f || ip[1] != 0xa2) {  // not CPUID: a real crash
+    signal(SIGSEGV, SIG_DFL);
+    return;
+  }
+  ++g_count;
+  unsigned a, b, c, d;
+  set_cpuid(1);
+  __cpuid_count(static_cast<unsigned>(g[REG_RAX]), static_cast<unsigned>(g[REG_RCX]), a, b, c, d);
+  set_cpuid(0);
+  g[REG_RAX] = a;
+  g[REG_RBX] = b;
+  g[REG_RCX] = c;
+  g[REG_RDX] = d;
+  g[REG_RIP] += 2;
+}
+
+template <class F>
+unsigned count(F &&f) {
+  unsigned before = g_count;
+  set_cpuid(0);
+  f();
+  set_cpuid(1);
+  return g_count - before;
+}
+
+extern "C" {
+struct libgcc_cpu_model {
+  unsigned vendor, type, subtype, features[1];
+};
+extern libgcc_cpu_model __cpu_model;
+}
+
+}  // namespace
+
+int main() {
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_segv;
+  sa.sa_flags = SA_SIGINFO;
+  sigaction(SIGSEGV, &sa, nullptr);
+  if (set_cpuid(0) != 0) {
+    std::printf("CPUID faulting is not available here; nothing counted\n");
+    return 77;
+  }
+  set_cpuid(1);
+  volatile std::uint64_t sink = 0;
+  unsigned ours = count([&] { sink = cpud::internal::detect_raw(); });
+  unsigned ours_no_libc = count([&] { sink = cpud::internal::detect_raw_with(false); });
+  unsigned cf = count([&] { sink = cpu_features::GetX86Info().features.avx2; });
+  unsigned gcc = count([&] {
+    __cpu_model.vendor = 0;
+    __builtin_cpu_init();
+    sink = __builtin_cpu_supports("avx2");
+  });
+  (void)sink;
+  std::printf("cpuid_per_init cpudispatch %u\n", ours);
+  std::printf("cpuid_per_init cpudispatch_without_glibc_copy %u\n", ours_no_libc);
+  std::printf("cpuid_per_init cpu_features_GetX86Info %u\n", cf);
+  std::printf("cpuid_per_init libgcc_builtin_cpu_init %u\n", gcc);
+  return ours < cf ? 0 : 1;
+}
