@@ -52,11 +52,22 @@ unsigned count(F &&f) {
   return g_count - before;
 }
 
-extern "C" {
-struct libgcc_cpu_model {
-  unsigned vendor, type, subtype, features[1];
-};
-extern libgcc_cpu_model __cpu_model;
+// libgcc's __cpu_model starts with the vendor field; it is reached through an
+// asm label because declaring __cpu_model itself clashes with the compilers'
+// own declaration (Clang 14 crashes on it).
+extern "C" unsigned libgcc_cpu_vendor __asm__("__cpu_model");
+
+// Out of line, no lambda around the large X86Info temporary: Clang 14
+// crashes generating that lambda.
+__attribute__((noinline)) int cpu_features_avx2() {
+  const cpu_features::X86Info info = cpu_features::GetX86Info();
+  return info.features.avx2;
+}
+
+__attribute__((noinline)) int libgcc_avx2() {
+  libgcc_cpu_vendor = 0;
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
 }
 
 }  // namespace
@@ -75,12 +86,8 @@ int main() {
   volatile std::uint64_t sink = 0;
   unsigned ours = count([&] { sink = cpud::internal::detect_raw(); });
   unsigned ours_no_libc = count([&] { sink = cpud::internal::detect_raw_with(false); });
-  unsigned cf = count([&] { sink = cpu_features::GetX86Info().features.avx2; });
-  unsigned gcc = count([&] {
-    __cpu_model.vendor = 0;
-    __builtin_cpu_init();
-    sink = __builtin_cpu_supports("avx2");
-  });
+  unsigned cf = count([&] { sink = static_cast<std::uint64_t>(cpu_features_avx2()); });
+  unsigned gcc = count([&] { sink = static_cast<std::uint64_t>(libgcc_avx2()); });
   (void)sink;
   std::printf("cpuid_per_init cpudispatch %u\n", ours);
   std::printf("cpuid_per_init cpudispatch_without_glibc_copy %u\n", ours_no_libc);

@@ -62,7 +62,7 @@ def call_cost():
         'BM_direct': 'direct call (baseline)',
         'BM_cpudispatch_dispatched': '**cpudispatch** `CPUD_DISPATCH` call',
         'BM_cpudispatch_pointer': '**cpudispatch** pointer from `get()`',
-        'BM_gcc_target_clones_ifunc': 'GCC `target_clones` (ifunc, PIE)',
+        'BM_gcc_target_clones_ifunc': 'compiler multiversioning: `target_clones` ifunc (GCC; Clang 14: the same ifunc by hand)',
         'BM_check_chain_per_call': 'feature-check chain per call (NumPy/OpenCV style)',
         'BM_highway_dynamic_dispatch': 'Highway `HWY_DYNAMIC_DISPATCH`',
         'BM_shared_direct': 'shared library: exported direct function (PLT)',

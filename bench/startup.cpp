@@ -51,16 +51,13 @@ BENCHMARK(BM_cpu_features_GetX86Info);
 
 // libgcc's __builtin_cpu_init (it runs once, guarded by __cpu_model's vendor
 // field; the benchmark clears that field to make it run again) and a query.
-extern "C" {
-struct libgcc_cpu_model {
-  unsigned vendor, type, subtype, features[1];
-};
-extern libgcc_cpu_model __cpu_model;
-int __cpu_indicator_init(void);
-}
+// libgcc's __cpu_model starts with the vendor field; it is reached through an
+// asm label because declaring __cpu_model itself clashes with the compilers'
+// own declaration (Clang 14 crashes on it).
+extern "C" unsigned libgcc_cpu_vendor __asm__("__cpu_model");
 void BM_libgcc_builtin_cpu_init(benchmark::State &state) {
   for (auto _ : state) {
-    __cpu_model.vendor = 0;
+    libgcc_cpu_vendor = 0;
     __builtin_cpu_init();
     benchmark::DoNotOptimize(__builtin_cpu_supports("avx2"));
   }
