@@ -178,6 +178,9 @@ def run_case(name):
     try:
         proj = os.path.join(tmp, 'proj')
         shutil.copytree(os.path.join(HERE, 'fixture'), proj)
+        # The dispatch sources are the example project's (one copy of them).
+        for f in ('sum.dispatch.c', 'scale.dispatch.cpp'):
+            shutil.copy(os.path.join(ROOT, 'examples', 'consumer', 'src', f), os.path.join(proj, 'src', f))
         os.makedirs(os.path.join(proj, 'subprojects'))
         if case.get('snippet'):
             snippet = docs_snippet()
