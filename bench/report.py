@@ -131,7 +131,7 @@ def build_cost():
     try:
         proj = os.path.join(tmp, 'proj')
         shutil.copytree(os.path.join(ROOT, 'test', 'configure', 'fixture'), proj)
-        for f in ('sum.dispatch.c', 'scale.dispatch.cpp'):
+        for f in ('sum.dispatch.c', 'scale.dispatch.cpp', 'main.cpp'):
             shutil.copy(os.path.join(ROOT, 'examples', 'consumer', 'src', f), os.path.join(proj, 'src', f))
         os.makedirs(os.path.join(proj, 'subprojects'))
         os.symlink(ROOT, os.path.join(proj, 'subprojects', 'cpudispatch'))

@@ -178,8 +178,8 @@ def run_case(name):
     try:
         proj = os.path.join(tmp, 'proj')
         shutil.copytree(os.path.join(HERE, 'fixture'), proj)
-        # The dispatch sources are the example project's (one copy of them).
-        for f in ('sum.dispatch.c', 'scale.dispatch.cpp'):
+        # main.cpp and the dispatch sources are the example project's (one copy).
+        for f in ('sum.dispatch.c', 'scale.dispatch.cpp', 'main.cpp'):
             shutil.copy(os.path.join(ROOT, 'examples', 'consumer', 'src', f), os.path.join(proj, 'src', f))
         os.makedirs(os.path.join(proj, 'subprojects'))
         if case.get('snippet'):
