@@ -157,7 +157,10 @@ def main():
     a = ap.parse_args()
     if not re.match(r'^[A-Za-z_][A-Za-z0-9_]*$', a.name):
         fail('dispatch source name "%s" must be a C identifier' % a.name)
-    cfg = Config(a.config)
+    try:
+        cfg = Config(a.config)
+    except OSError as e:
+        fail('cannot read the configuration %s (%s); is cpudispatch configured?' % (a.config, e.strerror))
     targets, with_baseline, notes = resolve(cfg, a.name, a.wanted)
     if a.list:
         # Baseline first: libraries are linked in this order, and the linker
