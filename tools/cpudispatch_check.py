@@ -1,19 +1,37 @@
 #!/usr/bin/env python3
-"""Build-time check of the libraries a dispatch loop produced.
+"""Build-time check of the libraries a dispatch loop produced, and the one
+archive a program links them through.
 
-  cpudispatch_check.py STAMP LIB...
+  cpudispatch_check.py --config TARGETS.txt [--ar AR] --archive OUT.a LIB...
+      checks LIBs and writes OUT.a, an archive of all their objects in a safe
+      link order: the libraries built as baseline code first, then the
+      target builds in ascending interest (docs/pitfalls.md). Link OUT.a.
+  cpudispatch_check.py --config TARGETS.txt --stamp STAMP LIB...
+      checks LIBs in the order given, for a project that links them itself
+      in that order, and writes STAMP.
 
-Every object compiled for a dispatch target carries a `.cpud_target` section
-(cpudispatch_config.h puts it there). In those objects it rejects:
-  - static initialisers (.init_array / .ctors / .preinit_array): they run at
-    load time on every CPU, before any dispatch, compiled for the target;
-  - link-time-optimisation bytecode (.gnu.lto_*): the linker could inline
-    target code into callers that run on any CPU.
-On success it writes STAMP (so the build re-runs it only when a library
-changes); on failure it names each offending object and exits 1.
+A library's target is read from its objects: every object compiled for a
+dispatch target carries a `.cpud_target` section naming the target
+(cpudispatch_config.h puts it there); a library without one is baseline
+code. The checks:
+  - no static initialiser (.init_array / .ctors / .preinit_array) in a
+    target object: it would run at load time, on every CPU, before any
+    dispatch, as code built for the target;
+  - no link-time-optimisation bytecode (.gnu.lto_*) in a target object: the
+    linker could inline target code into callers that run on any CPU;
+  - the link order: an inline or template function (a weak symbol: header
+    helpers, std::sort, std::vector, ...) defined by several libraries is
+    kept once, from the first library that defines it, and serves the code
+    of all of them. That first library must be built for features every
+    other defining library has (baseline code, or a target all the others
+    imply); otherwise code built for a lower target could run a higher
+    target's copy on a CPU without that target.
+Failures name the objects, the symbol and the libraries; exit status 1.
 """
+import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -21,72 +39,262 @@ BAD = ('.init_array', '.ctors', '.preinit_array')
 # Constructors a sanitizer adds to every object (they only call the
 # sanitizer's runtime initialiser): not the program's static initialisers.
 SANITIZER_CTOR = re.compile(r'^(\.text\.)?(\w+\.module_ctor|_GLOBAL__sub_I_00099_\d+_.*)$')
+FILE_LINE = re.compile(r'^File: (.*?)[\[(](.*)[\])]$')
 
 
-def sections_by_object(lib):
-    out = subprocess.run(['readelf', '-S', '-W', lib], capture_output=True, text=True)
-    if out.returncode != 0:
+def fail(problems):
+    sys.stderr.write('cpudispatch check failed:\n' + ''.join('  ' + p + '\n' for p in problems))
+    sys.exit(1)
+
+
+class Config:
+    """The build's features (ascending interest) and what each implies, from
+    the configure-time file cpudispatch writes (see cpudispatch_gen.py)."""
+
+    def __init__(self, path):
+        self.baseline, self.order, self.closure = [], [], {}
+        try:
+            fh = open(path, encoding='utf-8')
+        except OSError as e:
+            sys.exit('cpudispatch check: cannot read the configuration %s (%s)' % (path, e.strerror))
+        with fh:
+            for line in fh:
+                w = line.split()
+                if w and w[0] == 'baseline':
+                    self.baseline = w[1:]
+                elif w and w[0] == 'feature':
+                    self.order.append(w[1])
+                    self.closure[w[1]] = w[2:]
+
+    def needs(self, target):
+        """Features code built for `target` may use beyond the baseline."""
+        if target == 'baseline':
+            return frozenset()
+        return frozenset(f for f in [target] + self.closure[target] if f not in self.baseline)
+
+    def rank(self, target):
+        if target == 'baseline':
+            return 0
+        return 1 + (self.order.index(target) if target in self.order else len(self.order))
+
+
+def readelf(args, lib):
+    out = subprocess.run(['readelf', '-W'] + args + [lib], capture_output=True, text=True)
+    if out.returncode != 0 and not out.stdout:
         sys.exit('cpudispatch check: readelf cannot read %s: %s' % (lib, out.stderr.strip()))
-    objs, current = {}, os.path.basename(lib)
-    for line in out.stdout.splitlines():
-        m = re.match(r'^File: (.*)$', line)
-        if m:
-            current = m.group(1)
-            objs.setdefault(current, set())
-            continue
-        m = re.match(r'^\s*\[\s*\d+\]\s+(\S+)', line)
-        if m:
-            objs.setdefault(current, set()).add(m.group(1))
-    return objs
+    return out.stdout
 
 
-def init_functions(lib):
-    """Object -> functions its .init_array/.ctors relocations point at."""
-    out = subprocess.run(['readelf', '-r', '-W', lib], capture_output=True, text=True)
-    funcs, current, in_init = {}, os.path.basename(lib), False
-    for line in out.stdout.splitlines():
-        m = re.match(r'^File: (.*)$', line)
+def per_object(text, lib):
+    """Splits readelf output over an archive into {member: [lines]}."""
+    objs, current, head = {}, None, []
+    for line in text.splitlines():
+        m = FILE_LINE.match(line)
         if m:
-            current, in_init = m.group(1), False
-            continue
-        m = re.match(r"^Relocation section '\.rela?(\.\S+)'", line)
-        if m:
-            in_init = any(m.group(1) == b or m.group(1).startswith(b + '.') for b in BAD)
-            continue
-        if in_init:
-            fields = line.split()
-            if len(fields) >= 5 and re.match(r'^[0-9a-f]+$', fields[0]):
-                funcs.setdefault(current, []).append(fields[4])
-    return funcs
+            current = m.group(2)
+            objs.setdefault(current, [])
+        elif current is None:
+            head.append(line)
+        else:
+            objs[current].append(line)
+    # Not an archive: readelf names no member.
+    return objs if current is not None else {os.path.basename(lib): head}
+
+
+class Library:
+    def __init__(self, path, cfg):
+        self.path = path
+        self.name = os.path.basename(path)
+        self.sections = {}
+        for obj, lines in per_object(readelf(['-S'], path), path).items():
+            self.sections[obj] = {m.group(1) for m in (re.match(r'^\s*\[\s*\d+\]\s+(\S+)', l) for l in lines) if m}
+        self.targets = {}   # object -> target named by its .cpud_target section
+        marked = [o for o, s in self.sections.items() if '.cpud_target' in s]
+        if marked:
+            for obj, lines in per_object(readelf(['-p', '.cpud_target'], path), path).items():
+                for l in lines:
+                    m = re.search(r'cpudispatch target (\S+)', l)
+                    if m:
+                        self.targets[obj] = m.group(1)
+        kinds = set(self.targets.values())
+        self.problems = []
+        if len(kinds) > 1 or (kinds and len(self.targets) != len(self.sections)):
+            if len(self.targets) != len(self.sections):
+                kinds.add('baseline')
+            self.problems.append('%s: objects built for different targets (%s) in one library; build each '
+                                 'target of a dispatch source into its own library'
+                                 % (self.name, ', '.join(sorted(kinds, key=cfg.rank))))
+        self.target = kinds.pop() if len(kinds) == 1 else 'baseline'
+        if self.target != 'baseline' and self.target not in cfg.closure:
+            self.problems.append('%s: built for %s, which this build of cpudispatch does not know (a library '
+                                 'of another configuration?)' % (self.name, self.target))
+            self.target = 'baseline'
+        self.weak = {}      # weak function symbol -> object defining it
+        for obj, lines in per_object(readelf(['-s'], path), path).items():
+            for l in lines:
+                f = l.split()
+                if len(f) >= 8 and f[3] == 'FUNC' and f[4] == 'WEAK' and f[6] != 'UND':
+                    self.weak.setdefault(f[7].split('@')[0], obj)
+
+    def init_functions(self):
+        """Object -> functions its .init_array/.ctors relocations point at."""
+        funcs = {}
+        for obj, lines in per_object(readelf(['-r'], self.path), self.path).items():
+            in_init = False
+            for line in lines:
+                m = re.match(r"^Relocation section '\.rela?(\.\S+)'", line)
+                if m:
+                    in_init = any(m.group(1) == b or m.group(1).startswith(b + '.') for b in BAD)
+                    continue
+                fields = line.split()
+                if in_init and len(fields) >= 5 and re.match(r'^[0-9a-f]+$', fields[0]):
+                    funcs.setdefault(obj, []).append(fields[4])
+        return funcs
+
+
+def object_problems(lib):
+    problems, inits = [], None
+    for obj in lib.targets:
+        secs = lib.sections[obj]
+        for sec in BAD:
+            if sec in secs or any(s.startswith(sec + '.') for s in secs):
+                if inits is None:
+                    inits = lib.init_functions()
+                if inits.get(obj) and all(SANITIZER_CTOR.match(f) for f in inits[obj]):
+                    continue
+                problems.append('%s(%s): %s holds a static initialiser, which would run at load time on every '
+                                'CPU, before any dispatch, as code built for %s. Move it to baseline code, or '
+                                'make it constant (constexpr / constinit).' % (lib.name, obj, sec, lib.target))
+        if any(s.startswith('.gnu.lto_') for s in secs):
+            problems.append('%s(%s): contains LTO bytecode; dispatch targets must be built with -fno-lto'
+                            % (lib.name, obj))
+    return problems
+
+
+def demangle(names):
+    try:
+        r = subprocess.run(['c++filt'], input='\n'.join(names), capture_output=True, text=True)
+        out = r.stdout.splitlines()
+        if r.returncode == 0 and len(out) == len(names):
+            return dict(zip(names, out))
+    except OSError:
+        pass
+    return {n: n for n in names}
+
+
+def order_problems(libs, cfg):
+    """The copy the linker keeps (first definer in link order) must be built
+    for features every other definer of the symbol has."""
+    definers = {}
+    for lib in libs:
+        for sym in lib.weak:
+            definers.setdefault(sym, []).append(lib)
+    bad = []
+    for sym, ds in definers.items():
+        kept = ds[0]
+        need = cfg.needs(kept.target)
+        victims = [d for d in ds[1:] if not need <= cfg.needs(d.target)]
+        if victims:
+            bad.append((sym, kept, victims))
+    if not bad:
+        return []
+    pretty = demangle([b[0] for b in bad])
+    problems = []
+    for sym, kept, victims in sorted(bad, key=lambda b: (b[1].name, b[0]))[:20]:
+        missing = sorted(cfg.needs(kept.target) - cfg.needs(victims[0].target), key=cfg.rank)
+        problems.append('%s is defined in %s (%s) and %s; the linker keeps the copy of %s, built for %s, and '
+                        '%s code would run it on CPUs without %s. Link baseline libraries first, then targets '
+                        'by ascending interest (the --archive mode does), or keep the function per target '
+                        '(static, or in namespace CPUD_TARGET_NS).'
+                        % (pretty[sym], kept.name, kept.target,
+                           ', '.join('%s (%s)' % (v.name, v.target) for v in victims),
+                           kept.name, kept.target, '/'.join(sorted({v.target for v in victims})), ' '.join(missing)))
+    if len(bad) > 20:
+        problems.append('... and %d more symbols' % (len(bad) - 20))
+    return problems
+
+
+def ar_members(path):
+    """(name, path-or-None, bytes-or-None) for each member of an archive:
+    a thin archive's members are files beside it, a regular one's are inline."""
+    with open(path, 'rb') as fh:
+        data = fh.read()
+    magic = data[:8]
+    if magic not in (b'!<arch>\n', b'!<thin>\n'):
+        sys.exit('cpudispatch check: %s is not an archive' % path)
+    thin = magic == b'!<thin>\n'
+    pos, names, out = 8, b'', []
+    while pos + 60 <= len(data):
+        hdr = data[pos:pos + 60]
+        name, size = hdr[:16].decode().rstrip(), int(hdr[48:58].decode().strip())
+        pos += 60
+        special = name in ('/', '//', '/SYM64/')
+        body = data[pos:pos + size] if (special or not thin) else None
+        if name == '//':
+            names = body
+        elif not special:
+            if name.startswith('/') and name[1:].isdigit():
+                off = int(name[1:])
+                name = names[off:names.index(b'\n', off)].decode().rstrip('/')
+            else:
+                name = name.rstrip('/')
+            if thin:
+                out.append((name, os.path.join(os.path.dirname(path), name), None))
+            else:
+                out.append((name, None, body))
+        if special or not thin:
+            pos += size + (size & 1)
+    return out
+
+
+def write_archive(out, libs, ar):
+    """A thin archive of every library's objects in order; objects of regular
+    archives are extracted next to it first (OUT.p/)."""
+    tmp = out + '.p'
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    files = []
+    for i, lib in enumerate(libs):
+        for j, (name, path, body) in enumerate(ar_members(lib.path)):
+            if body is not None:
+                path = os.path.join(tmp, '%02d_%s' % (i, lib.name), '%03d_%s' % (j, os.path.basename(name)))
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, 'wb') as fh:
+                    fh.write(body)
+            files.append(os.path.relpath(path))
+    if os.path.exists(out):
+        os.remove(out)
+    # q: append without replacing same-named members; T: thin; s: index.
+    r = subprocess.run(ar + ['qcsT', out] + files, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit('cpudispatch check: %s failed: %s' % (' '.join(ar), r.stderr.strip()))
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    stamp, libs = sys.argv[1], sys.argv[2:]
-    problems, targets = [], 0
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--config', required=True)
+    ap.add_argument('--ar', default='ar', help='archiver (the cross file\'s for a cross build)')
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument('--archive', metavar='OUT')
+    mode.add_argument('--stamp', metavar='OUT')
+    ap.add_argument('libs', nargs='*', metavar='LIB')
+    a = ap.parse_args()
+    cfg = Config(a.config)
+    libs = [Library(p, cfg) for p in a.libs]
+    problems = [p for lib in libs for p in lib.problems]
+    if a.archive:
+        # Stable: libraries of the same target keep the order given.
+        libs.sort(key=lambda lib: cfg.rank(lib.target))
     for lib in libs:
-        inits = None
-        for obj, secs in sections_by_object(lib).items():
-            if '.cpud_target' not in secs:
-                continue
-            targets += 1
-            for sec in BAD:
-                if sec in secs or any(s.startswith(sec + '.') for s in secs):
-                    if inits is None:
-                        inits = init_functions(lib)
-                    if inits.get(obj) and all(SANITIZER_CTOR.match(f) for f in inits[obj]):
-                        continue
-                    problems.append('%s: %s holds a static initialiser, which would run at load time on every '
-                                    'CPU, before any dispatch, as code built for the target. Move it to baseline '
-                                    'code, or make it constant (constexpr / constinit).' % (obj, sec))
-            if any(s.startswith('.gnu.lto_') for s in secs):
-                problems.append('%s: contains LTO bytecode; dispatch targets must be built with -fno-lto' % obj)
+        problems += object_problems(lib)
+    problems += order_problems(libs, cfg)
     if problems:
-        sys.stderr.write('cpudispatch check failed:\n' + ''.join('  ' + p + '\n' for p in problems))
-        sys.exit(1)
-    with open(stamp, 'w') as fh:
-        fh.write('%d target objects checked in %d libraries\n' % (targets, len(libs)))
+        fail(problems)
+    if a.archive:
+        write_archive(a.archive, libs, [a.ar])
+    else:
+        with open(a.stamp, 'w') as fh:
+            fh.write('%d libraries checked, in this order:\n%s\n' % (len(libs), '\n'.join(l.name for l in libs)))
 
 
 if __name__ == '__main__':

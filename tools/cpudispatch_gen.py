@@ -4,8 +4,8 @@
 Run by the parent project at configure time (see docs/quickstart.md):
 
   cpudispatch_gen.py --config cpudispatch_targets.txt --list NAME "WANTED"
-      prints the targets to compile NAME for, one per line: baseline first
-      (link order), then highest interest first
+      prints the targets to compile NAME for, one per line: baseline first,
+      then ascending interest (the link order; see docs/quickstart.md)
   cpudispatch_gen.py --config cpudispatch_targets.txt --header OUT NAME "WANTED"
       writes OUT, the C/C++ header that declares and calls those targets
 
@@ -163,10 +163,11 @@ def main():
         fail('cannot read the configuration %s (%s); is cpudispatch configured?' % (a.config, e.strerror))
     targets, with_baseline, notes = resolve(cfg, a.name, a.wanted)
     if a.list:
-        # Baseline first: libraries are linked in this order, and the linker
-        # keeps the first copy of an inline or template function it meets, so
-        # baseline code never gets a copy built for a target.
-        for t in (['baseline'] if with_baseline else []) + targets:
+        # The link order: the linker keeps the first copy of an inline or
+        # template function it meets, so baseline first (baseline code never
+        # gets a target's copy), then ascending interest (a lower target's
+        # copy serves a higher one, never the reverse).
+        for t in (['baseline'] if with_baseline else []) + list(reversed(targets)):
             print(t)
         return
     text = header(cfg, a.name, a.wanted, targets, with_baseline, notes)

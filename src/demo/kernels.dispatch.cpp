@@ -15,6 +15,18 @@ inline float sum_tail(const float *p, std::size_t i, std::size_t n, float s) {
   return s;
 }
 
+#if defined(CPUD_HAVE_AVX512F)
+// Horizontal sum; _mm512_reduce_add_ps would do, but GCC 12's header for it
+// warns (-Wuninitialized) into every consumer's build log.
+inline float hsum512(__m512 v) {
+  v = _mm512_add_ps(v, _mm512_shuffle_f32x4(v, v, _MM_SHUFFLE(1, 0, 3, 2)));
+  __m256 h = _mm512_castps512_ps256(v);
+  __m128 q = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+  q = _mm_add_ps(q, _mm_movehl_ps(q, q));
+  return _mm_cvtss_f32(_mm_add_ss(q, _mm_shuffle_ps(q, q, 1)));
+}
+#endif
+
 }  // namespace CPUD_TARGET_NS
 
 using namespace CPUD_TARGET_NS;
@@ -29,7 +41,7 @@ float CPUD_FN(cpud_demo_sum_f32)(const float *p, std::size_t n) {
     a2 = _mm512_add_ps(a2, _mm512_loadu_ps(p + i + 32));
     a3 = _mm512_add_ps(a3, _mm512_loadu_ps(p + i + 48));
   }
-  float s = _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
+  float s = hsum512(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
 #elif defined(CPUD_HAVE_AVX)
   __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
   for (; i + 32 <= n; i += 32) {
@@ -82,7 +94,7 @@ float CPUD_FN(cpud_demo_dot_f32)(const float *x, const float *y, std::size_t n) 
     a0 = _mm512_fmadd_ps(_mm512_loadu_ps(x + i), _mm512_loadu_ps(y + i), a0);
     a1 = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 16), _mm512_loadu_ps(y + i + 16), a1);
   }
-  s = _mm512_reduce_add_ps(_mm512_add_ps(a0, a1));
+  s = hsum512(_mm512_add_ps(a0, a1));
 #elif defined(CPUD_HAVE_FMA3)
   __m256 a0 = _mm256_setzero_ps(), a1 = a0;
   for (; i + 16 <= n; i += 16) {

@@ -34,6 +34,16 @@ inline std::set<std::string> cpu_flags(bool *found = nullptr) {
       break;
     }
   }
+#if defined(__x86_64__)
+  // Some kernels (seen: 6.18 in a KVM guest) list neither "abm" nor "lzcnt"
+  // although the CPU has LZCNT. Ask the instruction itself: LZCNT is encoded
+  // as REP BSR, so a CPU without it runs BSR, and the two differ on 1 (31 vs 0).
+  if (!out.empty() && !out.count("abm") && !out.count("lzcnt")) {
+    unsigned r, one = 1;
+    __asm__("rep bsr %1, %0" : "=r"(r) : "r"(one) : "cc");
+    if (r == 31) out.insert("abm");
+  }
+#endif
   return out;
 }
 
