@@ -134,13 +134,19 @@ def header(cfg, name, wanted, targets, with_baseline, notes):
         lines.append('#define %sDISPATCH_FALLBACK(WITH_BASELINE, WITHOUT) WITHOUT' % p)
     lines.append('#define %sTARGET_COUNT %d' % (p, len(compiled)))
     lines.append('#define %sTARGET_NAMES "%s"' % (p, ' '.join(compiled)))
+    # Nothing compiled (only other arches' names, no baseline): a call links
+    # against a name that says why it is missing.
+    lines.append('/* The lowest compiled target (CPUD_DISPATCH_CALL without a baseline build). */')
+    lines.append('#define %sLOWEST_TARGET %s' % (p, targets[-1] if targets else
+                                                 ('baseline' if with_baseline else 'nothing_compiled_on_' + cfg.arch)))
     lines += [
         '#endif /* %s */' % guard,
         '',
         '/* The unprefixed macros of cpudispatch/dispatch.h follow the most recently',
         ' * included dispatch header. */',
     ]
-    for m in ('DISPATCH_CALL', 'DISPATCH_BASELINE_CALL', 'DISPATCH_FALLBACK', 'TARGET_COUNT', 'TARGET_NAMES'):
+    for m in ('DISPATCH_CALL', 'DISPATCH_BASELINE_CALL', 'DISPATCH_FALLBACK', 'TARGET_COUNT', 'TARGET_NAMES',
+              'LOWEST_TARGET'):
         lines.append('#undef CPUD__%s' % m)
         lines.append('#define CPUD__%s %s%s' % (m, p, m))
     return '\n'.join(lines) + '\n'

@@ -17,8 +17,10 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CPUD_HIDDEN __attribute__((visibility("hidden")))
+#define CPUD_NORETURN __attribute__((noreturn))
 #else
 #define CPUD_HIDDEN
+#define CPUD_NORETURN
 #endif
 
 #ifdef __cplusplus
@@ -41,7 +43,11 @@ enum cpud_feature {
 CPUD_HIDDEN extern uint64_t cpud__usable;
 CPUD_HIDDEN uint64_t cpud__init(void);
 
-/* Mask of usable features (detects on first use; thread-safe). */
+/* Mask of usable features (detects on first use; thread-safe). The mask is
+ * closed: a feature's bit is set only when the bits of everything it implies
+ * are set too, so CPUD_HAVE(AVX2) alone tells whether AVX2 code may run, and
+ * the C macros (which test every feature a target needs) and the C++
+ * dispatcher (which tests the target's own bit) always agree. */
 static inline uint64_t cpud_usable_mask(void) {
   uint64_t m = __atomic_load_n(&cpud__usable, __ATOMIC_ACQUIRE);
   return m ? m : cpud__init();
@@ -83,9 +89,17 @@ CPUD_HIDDEN void cpud__register(cpud_function *f);
 /* Every registered dispatched function, most recent first. */
 CPUD_HIDDEN const cpud_function *cpud_functions(void);
 /* For tests: make only mask & cpud_detected_mask() (and the baseline)
- * usable, and re-select every registered function. Not for concurrent use
- * with calls of dispatched functions. Returns the previous usable mask. */
+ * usable, closed over implied features (a feature stays usable only with
+ * everything it implies), and re-select every registered function. Not for
+ * concurrent use with calls of dispatched functions. Returns the previous
+ * usable mask. */
 CPUD_HIDDEN uint64_t cpud_set_usable_mask(uint64_t mask);
+
+/* Prints "cpudispatch: no compiled target of FUNCTION can run on this CPU
+ * and it has no baseline build; ..." and aborts: what a dispatched call of
+ * a source without a baseline build does on a CPU none of its targets suits
+ * (C and C++ alike). */
+CPUD_HIDDEN CPUD_NORETURN void cpud__no_target(const char *function);
 
 /* Name of a feature id ("AVX2"), or NULL. */
 CPUD_HIDDEN const char *cpud_feature_name(int feature);

@@ -11,7 +11,9 @@
  *   CPUD_DISPATCH_CALL(sum_f32, (p, n))
  *       calls the highest-interest target this CPU can run (an expression;
  *       re-checks the CPU on every call: cache CPUD_DISPATCH_SELECT instead,
- *       or use the C++ CPUD_DISPATCHER, in hot code)
+ *       or use the C++ CPUD_DISPATCH, in hot code). A source without a
+ *       baseline build on a CPU none of its targets suits: prints why and
+ *       aborts, like the C++ dispatcher
  *   CPUD_DISPATCH_SELECT(sum_f32)
  *       the best target's address (NULL when none can run and the source
  *       has no baseline build)
@@ -47,9 +49,13 @@
   CPUD__DISPATCH_BASELINE_CALL(CPUD__DECL_BASE, LEFT, ARGS)
 
 #define CPUD__CALL_ONE(CHECK, T, NAME, ARGS) (CHECK) ? NAME##_##T ARGS :
+/* Without a baseline build and with no usable target: abort with a message
+ * (the lowest target's call only gives the expression its type). */
+#define CPUD__NO_TARGET(NAME, ARGS) \
+  (cpud__no_target(#NAME), CPUD_CAT(NAME##_, CPUD__LOWEST_TARGET) ARGS)
 #define CPUD_DISPATCH_CALL(NAME, ARGS)                                 \
   (CPUD__DISPATCH_CALL(CPUD_HAVE, CPUD__CALL_ONE, NAME, ARGS)          \
-   CPUD__DISPATCH_FALLBACK(NAME##_baseline ARGS, ((void)0)))
+   CPUD__DISPATCH_FALLBACK(NAME##_baseline ARGS, CPUD__NO_TARGET(NAME, ARGS)))
 
 #define CPUD__SELECT_ONE(CHECK, T, NAME) (CHECK) ? &NAME##_##T :
 #define CPUD_DISPATCH_SELECT(NAME)                                     \

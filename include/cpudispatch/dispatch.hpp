@@ -34,8 +34,6 @@ struct target_entry {
   const char *name;
 };
 
-[[noreturn]] CPUD_HIDDEN void no_usable_target(const char *function);
-
 template <class Tag, class Sig>
 class dispatcher;
 
@@ -80,7 +78,7 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
     return e;
   }
   static R first_call(A... a) { return resolve()(static_cast<A &&>(a)...); }
-  [[noreturn]] static R none(A...) { no_usable_target(Tag::name); }
+  [[noreturn]] static R none(A...) { cpud__no_target(Tag::name); }
 
   static int count() {
     int n = 0;

@@ -19,8 +19,10 @@ inline float sum_tail(const float *p, std::size_t i, std::size_t n, float s) {
 // Horizontal sum; _mm512_reduce_add_ps would do, but GCC 12's header for it
 // warns (-Wuninitialized) into every consumer's build log.
 inline float hsum512(__m512 v) {
-  v = _mm512_add_ps(v, _mm512_shuffle_f32x4(v, v, _MM_SHUFFLE(1, 0, 3, 2)));
-  __m256 h = _mm512_castps512_ps256(v);
+  // maskz forms with full masks: the plain ones (and the 512->256 cast,
+  // built on them) start from an "undefined" value GCC 12 warns about.
+  v = _mm512_add_ps(v, _mm512_maskz_shuffle_f32x4(0xFFFF, v, v, _MM_SHUFFLE(1, 0, 3, 2)));
+  __m256 h = _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(v), 0));
   __m128 q = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
   q = _mm_add_ps(q, _mm_movehl_ps(q, q));
   return _mm_cvtss_f32(_mm_add_ss(q, _mm_shuffle_ps(q, q, 1)));

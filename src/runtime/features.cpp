@@ -141,12 +141,12 @@ int cpud_feature_by_name(const char *name) {
 
 }  // extern "C"
 
-namespace cpud {
-void no_usable_target(const char *function) {
+// C and C++ callers (CPUD_DISPATCH_CALL, CPUD_DISPATCH) end here alike.
+extern "C" void cpud__no_target(const char *function) {
   std::fprintf(stderr,
                "cpudispatch: no compiled target of %s can run on this CPU and it has no "
                "baseline build; add \"baseline\" to its target list\n",
                function);
+  std::fflush(stderr);
   std::abort();
 }
-}  // namespace cpud

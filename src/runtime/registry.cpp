@@ -1,6 +1,6 @@
 // The list of dispatched functions that have selected a target, for
 // introspection (cpudispatch-info) and for re-selecting them in tests.
-#include "cpudispatch/cpudispatch.h"
+#include "detect.h"
 
 namespace {
 cpud_function *g_head = nullptr;
@@ -22,7 +22,11 @@ const cpud_function *cpud_functions(void) { return __atomic_load_n(&g_head, __AT
 
 uint64_t cpud_set_usable_mask(uint64_t mask) {
   uint64_t prev = cpud_usable_mask();
-  uint64_t m = (mask & cpud_detected_mask()) | cpud_baseline_mask() | 1u;
+  // Closed over implied features, like every usable mask: a feature whose
+  // implied features are masked off is off too, so the C macros (every
+  // feature a target needs) and the C++ dispatcher (the target's own bit)
+  // pick the same target.
+  uint64_t m = cpud::internal::close_over_implied((mask & cpud_detected_mask()) | cpud_baseline_mask()) | 1u;
   __atomic_store_n(&cpud__usable, m, __ATOMIC_RELEASE);
   for (const cpud_function *f = cpud_functions(); f; f = f->next) f->reset();
   return prev;

@@ -4,8 +4,10 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "cpu_oracle.h"
+#include "detect.h"
 #include "kernels.h"
 
 namespace {
@@ -73,6 +75,59 @@ TEST(Dispatch, ScopedFeaturesReselectsAndRestores) {
     }
   }
   EXPECT_EQ(std::string(cpud_demo_count_u8.selected_name()), before);
+}
+#endif
+
+// One rule for C and C++: a target is usable when every feature it needs is.
+// The C macros test each feature the target needs; the C++ dispatcher tests
+// the target's own bit; they agree because every usable mask is closed over
+// implied features. Masks here are every "all but one feature", every
+// "one feature without one of its implied features" (unclosed on purpose),
+// and pseudo-random ones.
+template <class D, class C>
+void expect_same_pick(const D &d, C c_pick, std::uint64_t mask) {
+  cpud::scoped_features only(mask);
+  const std::uint64_t m = cpud_usable_mask();
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
+    std::uint64_t need = cpud::internal::implied_mask(id);
+    if ((m >> id) & 1u) EXPECT_EQ(m & need, need) << cpud_feature_name(id) << " usable without all it implies";
+  }
+  void *cxx = reinterpret_cast<void *>(d.get());
+  void *c = reinterpret_cast<void *>(c_pick());
+  EXPECT_EQ(c, cxx) << d.name() << " under mask 0x" << std::hex << mask << ": C++ picked " << d.selected_name();
+}
+
+TEST(Dispatch, CAndCxxPickTheSameTargetUnderEveryMask) {
+  const std::uint64_t all = cpud_detected_mask();
+  std::vector<std::uint64_t> masks = {0, all, ~UINT64_C(0)};
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
+    masks.push_back(all & ~(UINT64_C(1) << id));
+    std::uint64_t need = cpud::internal::implied_mask(id);
+    for (int j = 1; j <= CPUD_FEATURE_COUNT; ++j)
+      if ((need >> j) & 1u) masks.push_back((all | (UINT64_C(1) << id)) & ~(UINT64_C(1) << j));
+  }
+  std::uint64_t x = 0x9e3779b97f4a7c15u;
+  for (int i = 0; i < 300; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    masks.push_back(x & all);
+  }
+  for (std::uint64_t mask : masks) {
+    expect_same_pick(cpud_demo_sum_f32, [] { return CPUD_DISPATCH_SELECT(cpud_demo_sum_f32); }, mask);
+    expect_same_pick(cpud_demo_dot_f32, [] { return CPUD_DISPATCH_SELECT(cpud_demo_dot_f32); }, mask);
+    expect_same_pick(cpud_demo_count_u8, [] { return CPUD_DISPATCH_SELECT(cpud_demo_count_u8); }, mask);
+    if (HasFailure()) break;
+  }
+}
+
+#if defined(CPUD_ARCH_X86_64)
+// The case that once split them: X86_V3's own bit on, one of its members off.
+TEST(Dispatch, ALevelWithoutOneMemberIsNotUsable) {
+  if (!(cpud_detected_mask() & CPUD_BIT(X86_V3))) GTEST_SKIP() << "this CPU lacks X86_V3";
+  cpud::scoped_features no_bmi(cpud_detected_mask() & ~CPUD_BIT(BMI) & ~CPUD_BIT(AVX512F));
+  EXPECT_FALSE(CPUD_HAVE(X86_V3));
+  EXPECT_STRNE(cpud_demo_sum_f32.selected_name(), "X86_V3");
+  EXPECT_EQ(reinterpret_cast<void *>(CPUD_DISPATCH_SELECT(cpud_demo_sum_f32)),
+            reinterpret_cast<void *>(cpud_demo_sum_f32.get()));
 }
 #endif
 
