@@ -2,10 +2,14 @@
 """Build-time check of the libraries a dispatch loop produced, and the one
 archive a program links them through.
 
-  cpudispatch_check.py --config TARGETS.txt [--ar AR] --archive OUT.a LIB...
+  cpudispatch_check.py --config TARGETS.txt [--ar AR] [--objcopy OBJCOPY]
+                      --archive OUT.a LIB...
       checks LIBs and writes OUT.a, an archive of all their objects in a safe
       link order: the libraries built as baseline code first, then the
       target builds in ascending interest (docs/pitfalls.md). Link OUT.a.
+      With objcopy, the inline and template functions of each target's
+      objects are also renamed NAME.cpud.TARGET (their copies in OUT.p/), so
+      each target keeps its own copies whatever the link order.
   cpudispatch_check.py --config TARGETS.txt --stamp STAMP LIB...
       checks LIBs in the order given, for a project that links them itself
       in that order, and writes STAMP.
@@ -25,7 +29,9 @@ code. The checks:
     of all of them. That first library must be built for features every
     other defining library has (baseline code, or a target all the others
     imply); otherwise code built for a lower target could run a higher
-    target's copy on a CPU without that target.
+    target's copy on a CPU without that target. In --archive mode the
+    renamed functions are per target and cannot clash; what is left (weak
+    functions outside COMDAT groups, groups that also hold data) is checked.
 Failures name the objects, the symbol and the libraries; exit status 1.
 """
 import argparse
@@ -34,6 +40,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 BAD = ('.init_array', '.ctors', '.preinit_array')
 # Constructors a sanitizer adds to every object (they only call the
@@ -130,11 +137,33 @@ class Library:
                                  'of another configuration?)' % (self.name, self.target))
             self.target = 'baseline'
         self.weak = {}      # weak function symbol -> object defining it
-        for obj, lines in per_object(readelf(['-s'], path), path).items():
+        self.renamable = set()  # COMDAT groups of functions only: signatures and functions
+        for obj, lines in per_object(readelf(['-g', '-s'], path), path).items():
+            groups, sig, defs = {}, None, {}
             for l in lines:
+                m = re.match(r"^COMDAT group section \[\s*\d+\] `[^']*' \[(.*)\] contains", l)
+                if m:
+                    sig = m.group(1)
+                    groups[sig] = set()
+                    continue
+                m = re.match(r'^\s+\[\s*(\d+)\]\s+\S', l)
+                if m and sig is not None:
+                    groups[sig].add(m.group(1))
+                    continue
                 f = l.split()
-                if len(f) >= 8 and f[3] == 'FUNC' and f[4] == 'WEAK' and f[6] != 'UND':
-                    self.weak.setdefault(f[7].split('@')[0], obj)
+                if len(f) >= 8 and re.match(r'^\d+:$', f[0]):
+                    sig = None
+                    if f[6] != 'UND' and f[4] != 'LOCAL':
+                        defs.setdefault(f[6], []).append((f[3], f[7].split('@')[0]))
+                    if f[3] == 'FUNC' and f[4] == 'WEAK' and f[6] != 'UND':
+                        self.weak.setdefault(f[7].split('@')[0], obj)
+            for sig, secs in groups.items():
+                syms = [d for s in secs for d in defs.get(s, [])]
+                # Data (a function's static variable, a vtable) must stay one
+                # object for the whole program: only all-function groups.
+                if syms and all(t == 'FUNC' for t, _ in syms):
+                    self.renamable.add(sig)
+                    self.renamable.update(n for _, n in syms)
 
     def init_functions(self):
         """Object -> functions its .init_array/.ctors relocations point at."""
@@ -202,13 +231,21 @@ def order_problems(libs, cfg):
     problems = []
     for sym, kept, victims in sorted(bad, key=lambda b: (b[1].name, b[0]))[:20]:
         missing = sorted(cfg.needs(kept.target) - cfg.needs(victims[0].target), key=cfg.rank)
+        ds = definers[sym]
+        safe = [d for d in ds if all(cfg.needs(d.target) <= cfg.needs(o.target) for o in ds)]
+        if safe:
+            fix = 'Link %s first (baseline libraries first, then targets by ascending interest: the ' \
+                  '--archive mode does)' % safe[0].name
+        else:
+            fix = 'No link order makes one copy safe for all: let the --archive mode rename inline functions ' \
+                  'per target (it needs objcopy), or keep the function per target (static, or in namespace ' \
+                  'CPUD_TARGET_NS)'
         problems.append('%s is defined in %s (%s) and %s; the linker keeps the copy of %s, built for %s, and '
-                        '%s code would run it on CPUs without %s. Link baseline libraries first, then targets '
-                        'by ascending interest (the --archive mode does), or keep the function per target '
-                        '(static, or in namespace CPUD_TARGET_NS).'
+                        '%s code would run it on CPUs without %s. %s.'
                         % (pretty[sym], kept.name, kept.target,
                            ', '.join('%s (%s)' % (v.name, v.target) for v in victims),
-                           kept.name, kept.target, '/'.join(sorted({v.target for v in victims})), ' '.join(missing)))
+                           kept.name, kept.target, '/'.join(sorted({v.target for v in victims})), ' '.join(missing),
+                           fix))
     if len(bad) > 20:
         problems.append('... and %d more symbols' % (len(bad) - 20))
     return problems
@@ -247,20 +284,35 @@ def ar_members(path):
     return out
 
 
-def write_archive(out, libs, ar):
-    """A thin archive of every library's objects in order; objects of regular
-    archives are extracted next to it first (OUT.p/)."""
+def write_archive(out, libs, ar, objcopy, renames):
+    """A thin archive of every library's objects in order. Objects of regular
+    archives, and target objects whose functions are renamed, are written
+    next to it first (OUT.p/)."""
     tmp = out + '.p'
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
+    maps = {}
+    for target, names in renames.items():
+        maps[target] = os.path.join(tmp, 'rename_%s.txt' % target)
+        with open(maps[target], 'w') as fh:
+            fh.write(''.join('%s %s\n' % (o, n) for o, n in sorted(names.items())))
     files = []
     for i, lib in enumerate(libs):
         for j, (name, path, body) in enumerate(ar_members(lib.path)):
+            copy = os.path.join(tmp, '%02d_%s' % (i, lib.name), '%03d_%s' % (j, os.path.basename(name)))
+            if body is not None or lib.target in maps:
+                os.makedirs(os.path.dirname(copy), exist_ok=True)
             if body is not None:
-                path = os.path.join(tmp, '%02d_%s' % (i, lib.name), '%03d_%s' % (j, os.path.basename(name)))
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                with open(path, 'wb') as fh:
+                with open(copy, 'wb') as fh:
                     fh.write(body)
+                path = copy
+            if lib.target in maps:
+                renamed = copy + '.renamed.o'
+                r = subprocess.run([objcopy, '--redefine-syms=' + maps[lib.target], path, renamed],
+                                   capture_output=True, text=True)
+                if r.returncode != 0:
+                    sys.exit('cpudispatch check: %s failed on %s(%s): %s' % (objcopy, lib.name, name, r.stderr.strip()))
+                path = renamed
             files.append(os.path.relpath(path))
     if os.path.exists(out):
         os.remove(out)
@@ -270,10 +322,33 @@ def write_archive(out, libs, ar):
         sys.exit('cpudispatch check: %s failed: %s' % (' '.join(ar), r.stderr.strip()))
 
 
+def can_rewrite(objcopy, libs):
+    """Whether objcopy can rewrite this build's objects (a host objcopy
+    cannot read another arch's): tried on the first target object."""
+    for lib in libs:
+        if lib.target == 'baseline' or not lib.renamable:
+            continue
+        name, path, body = ar_members(lib.path)[0]
+        with tempfile.TemporaryDirectory() as d:
+            if body is not None:
+                path = os.path.join(d, 'in.o')
+                with open(path, 'wb') as fh:
+                    fh.write(body)
+            try:
+                r = subprocess.run([objcopy, path, os.path.join(d, 'out.o')], capture_output=True, text=True)
+            except OSError as e:
+                return '%s: %s' % (objcopy, e.strerror)
+            return None if r.returncode == 0 else r.stderr.strip()
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--config', required=True)
     ap.add_argument('--ar', default='ar', help='archiver (the cross file\'s for a cross build)')
+    ap.add_argument('--objcopy', help='objcopy (the cross file\'s for a cross build) to keep inline functions '
+                    'per target in --archive mode')
+    ap.add_argument('--no-rename', action='store_true', help='--archive without renaming (tests)')
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument('--archive', metavar='OUT')
     mode.add_argument('--stamp', metavar='OUT')
@@ -287,11 +362,29 @@ def main():
         libs.sort(key=lambda lib: cfg.rank(lib.target))
     for lib in libs:
         problems += object_problems(lib)
-    problems += order_problems(libs, cfg)
+    renames, why_not = {}, None
+    if a.archive and a.objcopy and not a.no_rename:
+        why_not = can_rewrite(a.objcopy, libs)
+        if why_not is None:
+            for lib in libs:
+                if lib.target != 'baseline':
+                    renames.setdefault(lib.target, {}).update(
+                        (s, '%s.cpud.%s' % (s, lib.target)) for s in lib.renamable)
+            # What the linker will see.
+            for lib in libs:
+                m = renames.get(lib.target, {})
+                lib.weak = {m.get(s, s): o for s, o in lib.weak.items()}
+    elif a.archive:
+        why_not = '--no-rename' if a.no_rename else 'no objcopy was given'
+    order = order_problems(libs, cfg)
+    if order and why_not:
+        order.append('(inline functions were not renamed per target: %s; a cross file should name `objcopy`)'
+                     % why_not)
+    problems += order
     if problems:
         fail(problems)
     if a.archive:
-        write_archive(a.archive, libs, [a.ar])
+        write_archive(a.archive, libs, [a.ar], a.objcopy, renames)
     else:
         with open(a.stamp, 'w') as fh:
             fh.write('%d libraries checked, in this order:\n%s\n' % (len(libs), '\n'.join(l.name for l in libs)))

@@ -4,6 +4,9 @@
 
   KIND static-init: LIBs are built from static_init.dispatch.cpp; every
                     target library and no baseline library must be named.
+  KIND clash:       LIBs are the clash fixture's two target-only builds,
+                    checked with --no-rename: the shared inline function
+                    must be named, with both libraries and what is missing.
   KIND order:       LIBs are hazard.dispatch.cpp's builds, targets first; the
                     message must name a shared inline function, the library
                     whose copy would be kept and the baseline library.
@@ -18,7 +21,8 @@ kind = args[0]
 second = args.index('--', 2)
 check, libs = [sys.executable] + args[2:second], args[second + 1:]
 with tempfile.TemporaryDirectory() as d:
-    r = subprocess.run(check + ['--stamp', os.path.join(d, 'stamp')] + libs, capture_output=True, text=True)
+    out = ['--archive', os.path.join(d, 'lib.a')] if kind == 'clash' else ['--stamp', os.path.join(d, 'stamp')]
+    r = subprocess.run(check + out + libs, capture_output=True, text=True)
 print(r.stderr, end='')
 errors = []
 if r.returncode != 1:
@@ -33,6 +37,14 @@ if kind == 'static-init':
         errors.append('the message does not say what is wrong')
     if any(os.path.basename(l) + '(' in r.stderr for l in base):
         errors.append('baseline code was rejected too')
+elif kind == 'clash':
+    # Ordering alone: the X86_V3 copy would serve AVX512_SKX code.
+    want = ['clash_built_for() is defined in libclash_a_X86_V3.a (X86_V3) and libclash_b_AVX512_SKX.a (AVX512_SKX)',
+            'without CX16 LAHF X86_V2 BMI BMI2 LZCNT MOVBE X86_V3', 'No link order makes one copy safe',
+            'were not renamed per target: --no-rename']
+    for w in want:
+        if w not in r.stderr:
+            errors.append('the message lacks "%s"' % w)
 else:
     # Some inline or template function both builds define (which ones are
     # emitted out of line depends on the optimisation level), kept from the
