@@ -39,7 +39,7 @@ if len(targets) >= 2:
     a, b = targets[0], targets[-1]
     one = run('--list', 'k', 'baseline %s %s' % (a, b)).stdout.split()
     two = run('--list', 'k', '%s,%s ,  BASELINE' % (b.lower(), a.lower())).stdout.split()
-    if one != two or one != ['baseline', b, a]:
+    if one != two or one != ['baseline', a, b]:  # baseline, then ascending interest
         failures.append('order/case/separators changed the list: %s vs %s' % (one, two))
 with tempfile.TemporaryDirectory() as d:
     out = os.path.join(d, 'k.dispatch.h')
