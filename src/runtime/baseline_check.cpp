@@ -3,8 +3,10 @@
 // to run on a CPU that lacks a baseline feature, with one clear message,
 // instead of dying of SIGILL in the first baseline instruction.
 //
-// This file, like the whole runtime, is compiled WITHOUT the baseline flags,
-// so nothing here can itself use a baseline-only instruction.
+// This file, like the whole runtime, is compiled for the arch's floor: WITHOUT
+// the baseline flags, and with floor flags that undo a consumer's global
+// -march/-mavx2 (src/runtime/meson.build), so nothing here can itself use a
+// baseline-only instruction (test/floor/).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
