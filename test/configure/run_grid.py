@@ -65,6 +65,9 @@ CASES = {
                                     baseline=HASWELL,
                                     messages=[r'already enables .*AVX2.*added to the baseline']),
     'global-march-in-cxx-flags-only': dict(args=['-Dcpp_args=-march=haswell'], baseline=HASWELL),
+    # -mavx2 alone: AVX2 without the F16C it implies still joins the baseline.
+    'global-mavx2-alone': dict(args=['-Dc_args=-mavx2', '-Dcpp_args=-mavx2'], baseline=UPTO_AVX2,
+                               messages=[r'already enables .*F16C AVX2; added to the baseline']),
     'max-minus-avx512f': dict(args=['-Dcpudispatch:cpu-dispatch=max -avx512f'],
                               baseline=MIN, dispatch=minus(NO_AVX512, MIN),
                               targets={'sum': ['AVX2', 'SSE42', 'baseline'], 'scale': ['X86_V3', 'baseline']},
