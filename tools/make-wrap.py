@@ -1,18 +1,24 @@
 #!/usr/bin/env python3
-"""Makes a cpudispatch release for consumers: the `meson dist` tarball and the
+"""Makes a cpudispatch release for consumers: the source tarball and the
 [wrap-file] that points at it, ready to drop into a project's subprojects/.
 
   make-wrap.py BUILD_DIR SUBPROJECTS_DIR [--allow-dirty]
 
-BUILD_DIR is a configured build of this repository. Writes
-SUBPROJECTS_DIR/packagefiles/cpudispatch-VERSION.tar.xz and
+BUILD_DIR is a configured build of this repository (it names the version).
+Writes SUBPROJECTS_DIR/packagefiles/cpudispatch-VERSION.tar.xz and
 SUBPROJECTS_DIR/cpudispatch.wrap (no source_url: the tarball is local, so
 `meson setup --wrap-mode=nodownload` works offline).
+
+The tarball holds the committed tree of HEAD (`git archive`: entries in git's
+order, every mtime the commit's time, no owner names), compressed by xz with
+fixed settings: the same commit always gives the same bytes and the same
+source_hash. Uncommitted changes are never packed; without --allow-dirty
+they are an error.
 """
-import glob
 import hashlib
+import json
+import lzma
 import os
-import shutil
 import subprocess
 import sys
 
@@ -25,6 +31,14 @@ source_hash = {sha256}
 dependency_names = cpudispatch
 program_names = cpudispatch-info
 '''
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def git(*args):
+    r = subprocess.run(['git', '-C', ROOT] + list(args), capture_output=True)
+    if r.returncode != 0:
+        sys.exit('make-wrap: git %s failed: %s' % (' '.join(args), r.stderr.decode().strip()))
+    return r.stdout
 
 
 def main():
@@ -32,20 +46,23 @@ def main():
     if len(args) != 2:
         sys.exit(__doc__)
     build, subprojects = args
-    cmd = ['meson', 'dist', '-C', build, '--no-tests', '--formats', 'xztar']
-    if '--allow-dirty' in sys.argv:
-        cmd.append('--allow-dirty')
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    tarballs = sorted(glob.glob(os.path.join(build, 'meson-dist', 'cpudispatch-*.tar.xz')))
-    if not tarballs:
-        sys.exit('meson dist produced no tarball')
-    tarball = tarballs[-1]
-    filename = os.path.basename(tarball)
+    info = subprocess.run(['meson', 'introspect', build, '--projectinfo'], capture_output=True, text=True)
+    if info.returncode != 0:
+        sys.exit('make-wrap: %s is not a configured build: %s' % (build, info.stderr.strip()))
+    version = json.loads(info.stdout)['version']
+    if '--allow-dirty' not in sys.argv and git('status', '--porcelain', '--untracked-files=no').strip():
+        sys.exit('make-wrap: the repository has uncommitted changes (they would not be packed); '
+                 'commit them or pass --allow-dirty')
+    directory = 'cpudispatch-' + version
+    tar = git('archive', '--format=tar', '--prefix=' + directory + '/', 'HEAD')
+    data = lzma.compress(tar, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=6)
+    filename = directory + '.tar.xz'
     os.makedirs(os.path.join(subprojects, 'packagefiles'), exist_ok=True)
-    shutil.copy(tarball, os.path.join(subprojects, 'packagefiles', filename))
-    sha256 = hashlib.sha256(open(tarball, 'rb').read()).hexdigest()
+    with open(os.path.join(subprojects, 'packagefiles', filename), 'wb') as fh:
+        fh.write(data)
+    sha256 = hashlib.sha256(data).hexdigest()
     with open(os.path.join(subprojects, 'cpudispatch.wrap'), 'w') as fh:
-        fh.write(WRAP.format(directory=filename[:-len('.tar.xz')], filename=filename, sha256=sha256))
+        fh.write(WRAP.format(directory=directory, filename=filename, sha256=sha256))
     print('%s (sha256 %s) and cpudispatch.wrap written to %s' % (filename, sha256, subprojects))
 
 
