@@ -150,7 +150,8 @@ class Library:
                 if m and sig is not None:
                     groups[sig].add(m.group(1))
                     continue
-                f = l.split()
+                # ppc64 ELFv2 adds "[<localentry>: 8]" after the visibility.
+                f = re.sub(r'\s\[<[^\]]*\]', '', l).split()
                 if len(f) >= 8 and re.match(r'^\d+:$', f[0]):
                     sig = None
                     if f[6] != 'UND' and f[4] != 'LOCAL':

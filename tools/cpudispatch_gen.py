@@ -30,6 +30,7 @@ class Config:
         self.targets = []        # enabled dispatch targets, ascending interest
         self.token = {}          # accepted spelling -> feature
         self.foreign = {}        # spelling of another arch -> that arch
+        self.retired = set()     # names no longer offered: ignored with a note
         with open(path, encoding='utf-8') as fh:
             for line in fh:
                 words = line.split()
@@ -51,6 +52,8 @@ class Config:
                     self.token[rest[0]] = rest[1]
                 elif key == 'foreign':
                     self.foreign[rest[0]] = rest[1]
+                elif key == 'retired':
+                    self.retired.add(rest[0])
 
 
 def fail(msg):
@@ -73,6 +76,11 @@ def resolve(cfg, name, wanted):
             picked.add(cfg.token[up])
         elif up in cfg.foreign:
             notes.append('%s: %s target, ignored on %s' % (tok, cfg.foreign[up], cfg.arch))
+        elif up in cfg.retired:
+            # As in the cpu-dispatch option and the env variables.
+            notes.append('%s: retired on %s (no current compiler or CPU offers it); ignored' % (tok, cfg.arch))
+            sys.stderr.write('cpudispatch: dispatch source "%s": "%s" is retired on %s; ignored\n'
+                             % (name, tok, cfg.arch))
         else:
             valid = ' '.join(['baseline'] + cfg.order)
             fail('dispatch source "%s": unknown target "%s" in "%s"; valid names on %s: %s'

@@ -1,15 +1,19 @@
 // PREFIX_DISABLE_CPU_FEATURES / PREFIX_ENABLE_CPU_FEATURES.
 //
 // Rules (docs/runtime.md lists every message):
+//   a variable that names nothing (empty, or only separators) is unset;
 //   both set -> error; longer than 1024 characters -> error;
-//   names are case-insensitive, separated by spaces, commas or tabs;
-//   unknown name -> error listing the valid ones; a name of another arch ->
-//   warning, ignored (one setting serves every arch);
+//   names are case-insensitive, separated by spaces, commas, tabs or line
+//   breaks; unknown name -> error listing the valid ones; a name of another
+//   arch, or a retired name -> warning, ignored (one setting serves every
+//   arch, and NumPy's names carry over); a value of ignored names only
+//   changes nothing;
 //   DISABLE of a baseline feature -> error; DISABLE X also disables every
 //   feature that implies X;
 //   ENABLE of a feature this CPU/OS lacks -> error; ENABLE keeps only the
 //   listed features, what they imply and the baseline;
-//   a name that is not a dispatch target (nor implied by one) -> warning.
+//   a name that is not a dispatch target (nor implied by one) -> warning
+//   saying what it does (DISABLE: nothing; ENABLE: which targets stay).
 #include "env_masks.h"
 
 #include "detect.h"
@@ -26,6 +30,7 @@ const char k_env_enable[] = CPUD_ENV_PREFIX "_ENABLE_CPU_FEATURES";
 // Space-padded list of the names other arches use, so that one setting can
 // name features of several arches.
 const char k_foreign[] = " " CPUD_FOREIGN_FEATURES " ";
+const char k_retired[] = " " CPUD_RETIRED_FEATURES " ";
 
 bool is_sep(char c) { return c == ' ' || c == ',' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -43,12 +48,20 @@ void names_of(std::uint64_t mask, char *buf, std::size_t cap) {
   }
 }
 
-bool is_foreign(const char *tok) {
+bool in_list(const char *list, const char *tok) {
   char pad[72];
   std::snprintf(pad, sizeof pad, " %s ", tok);
   for (char *p = pad; *p; ++p)
     if (*p >= 'a' && *p <= 'z') *p = static_cast<char>(*p - 'a' + 'A');
-  return std::strstr(k_foreign, pad) != nullptr;
+  return std::strstr(list, pad) != nullptr;
+}
+
+// Set: holds at least one name (not only separators).
+const char *names_something(const char *v) {
+  if (v)
+    for (const char *p = v; *p; ++p)
+      if (!is_sep(*p)) return v;
+  return nullptr;
 }
 
 std::uint64_t bit(int id) { return UINT64_C(1) << id; }
@@ -59,8 +72,8 @@ env_outcome apply_env_masks(const env_inputs &in) {
   env_outcome out{};
   out.ok = true;
   out.usable = in.usable;
-  const char *dis = in.disable && in.disable[0] ? in.disable : nullptr;
-  const char *en = in.enable && in.enable[0] ? in.enable : nullptr;
+  const char *dis = names_something(in.disable);
+  const char *en = names_something(in.enable);
   if (dis && en) {
     out.ok = false;
     std::snprintf(out.error, sizeof out.error, "%s and %s are both set; set at most one of them", k_env_disable,
@@ -79,6 +92,7 @@ env_outcome apply_env_masks(const env_inputs &in) {
   }
 
   std::uint64_t named = 0, keep = 0;
+  int odd[CPUD_FEATURE_COUNT + 1], n_odd = 0;  // ENABLE names that are not dispatch targets
   const char *p = val;
   while (*p) {
     while (*p && is_sep(*p)) ++p;
@@ -90,9 +104,16 @@ env_outcome apply_env_masks(const env_inputs &in) {
     std::snprintf(tok, sizeof tok, "%.*s", static_cast<int>(n < 63 ? n : 63), start);
     int id = n < 63 ? cpud_feature_by_name(tok) : 0;
     if (!id) {
-      if (n < 63 && is_foreign(tok)) {
+      if (n < 63 && in_list(k_foreign, tok)) {
         char w[256];
         std::snprintf(w, sizeof w, "%s: \"%s\" is not a feature of %s; ignored\n", var, tok, CPUD_ARCH);
+        append(out.warning, sizeof out.warning, w);
+        continue;
+      }
+      if (n < 63 && in_list(k_retired, tok)) {
+        char w[256];
+        std::snprintf(w, sizeof w, "%s: \"%s\" is retired on %s (no current compiler or CPU offers it); ignored\n",
+                      var, tok, CPUD_ARCH);
         append(out.warning, sizeof out.warning, w);
         continue;
       }
@@ -121,14 +142,20 @@ env_outcome apply_env_masks(const env_inputs &in) {
       return out;
     }
     if (!(in.dispatched & bit(id)) && !(in.baseline & bit(id))) {
-      char w[256];
-      std::snprintf(w, sizeof w, "%s: %s is not a dispatch target of this build; it changes nothing\n", var, name);
-      append(out.warning, sizeof out.warning, w);
+      if (dis) {
+        // Nothing compiled implies it, so nothing compiled is disabled.
+        char w[256];
+        std::snprintf(w, sizeof w, "%s: %s is not a dispatch target of this build; it changes nothing\n", var, name);
+        append(out.warning, sizeof out.warning, w);
+      } else if (!(named & bit(id))) {
+        odd[n_odd++] = id;  // said below, once the targets left are known
+      }
     }
     named |= bit(id);
     keep |= bit(id) | implied_mask(id);
   }
 
+  if (!named) return out;  // only ignored names: nothing to mask
   if (dis) {
     std::uint64_t drop = named;
     for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
@@ -136,6 +163,21 @@ env_outcome apply_env_masks(const env_inputs &in) {
     out.usable &= ~drop;
   } else {
     out.usable &= keep | in.baseline;
+  }
+  if (n_odd) {
+    // ENABLE keeps only what it names and implies: a name that is no
+    // target still switches off every target it does not imply.
+    std::uint64_t left = out.usable & in.targets;
+    char targets[512];
+    names_of(left, targets, sizeof targets);
+    for (int i = 0; i < n_odd; ++i) {
+      char w[768];
+      std::snprintf(w, sizeof w,
+                    "%s: %s is not a dispatch target of this build; only the targets the names imply stay usable: "
+                    "%s\n",
+                    var, cpud_feature_name(odd[i]), targets[0] ? targets : "none (the baseline builds run)");
+      append(out.warning, sizeof out.warning, w);
+    }
   }
   return out;
 }

@@ -19,13 +19,14 @@ struct env_inputs {
   std::uint64_t usable;      // detected and closed over implied features
   std::uint64_t baseline;    // the build's baseline, closed
   std::uint64_t dispatched;  // dispatch targets of the build and what they imply
+  std::uint64_t targets;     // the dispatch targets themselves
 };
 
 struct env_outcome {
   bool ok;
   std::uint64_t usable;  // after the masks
   char error[1280];      // set when !ok: one line, no trailing newline
-  char warning[768];     // may be set when ok: one line per warning
+  char warning[1536];     // may be set when ok: one line per warning
 };
 
 CPUD_HIDDEN env_outcome apply_env_masks(const env_inputs &in);

@@ -11,6 +11,16 @@ static_assert(CPUD_FEATURE_COUNT < 64, "feature ids must fit one 64-bit mask");
 uint64_t cpud__usable = 0;
 static uint64_t g_detected = 0;
 
+// The one symbol of the runtime that is not hidden, on purpose: an executable
+// and each shared library link their own (hidden) runtime, and each reads the
+// environment; through this table, which the dynamic linker makes one for
+// the whole process, the first copy to print a block of env warnings records
+// it, and the others do not print it again. Copies with other env prefixes
+// print their own. Versioned in its name, so a later layout cannot clash.
+extern "C" {
+__attribute__((visibility("default"))) uint64_t cpudispatch_env_warnings_printed_v1[16] = {};
+}
+
 namespace cpud::internal {
 namespace {
 
@@ -40,6 +50,23 @@ const alias_row k_aliases[] = {
     CPUD_FEATURE_ALIASES(CPUD__ALIAS)
 #undef CPUD__ALIAS
     {0, nullptr}};
+
+// FNV-1a of a warning block; never 0 (0 marks a free slot).
+std::uint64_t block_hash(const char *s) {
+  std::uint64_t h = 1469598103934665603u;
+  for (; *s; ++s) h = (h ^ static_cast<unsigned char>(*s)) * 1099511628211u;
+  return h ? h : 1;
+}
+
+// True for the first copy of the runtime in the process to claim `h`.
+bool first_to_print(std::uint64_t h) {
+  for (std::uint64_t &slot : cpudispatch_env_warnings_printed_v1) {
+    std::uint64_t seen = 0;
+    if (__atomic_compare_exchange_n(&slot, &seen, h, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return true;
+    if (seen == h) return false;
+  }
+  return true;  // table full: print rather than lose a warning
+}
 
 bool same_name(const char *a, const char *b) {
   for (; *a && *b; ++a, ++b) {
@@ -91,6 +118,11 @@ uint64_t cpud__init(void) {
   in.usable = detected;
   in.baseline = cpud_baseline_mask();
   in.dispatched = dispatched_mask();
+  in.targets = 0
+#define CPUD__T(NAME) | CPUD_BIT(NAME)
+      CPUD_WITH_DISPATCH(CPUD__T)
+#undef CPUD__T
+      ;
   env_outcome o = apply_env_masks(in);
   if (!o.ok) {
     std::fprintf(stderr, "cpudispatch: %s\n", o.error);
@@ -104,6 +136,7 @@ uint64_t cpud__init(void) {
   __atomic_store_n(&g_detected, detected | 1u, __ATOMIC_RELAXED);
   if (!__atomic_compare_exchange_n(&cpud__usable, &expected, m, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     return expected;
+  if (o.warning[0] && !first_to_print(block_hash(o.warning))) return m;
   for (const char *w = o.warning; *w;) {
     const char *nl = std::strchr(w, '\n');
     int n = nl ? static_cast<int>(nl - w) : static_cast<int>(std::strlen(w));

@@ -101,7 +101,9 @@ TEST(Detection, GroupsAreTheConjunctionOfTheirMembers) {
   if (id == CPUD_FEATURE_##NAME) need = (MASK);
     CPUD_FEATURE_IMPLIES(ROW)
 #undef ROW
-    if ((det >> id) & 1u) EXPECT_EQ(det & need, need) << cpud_feature_name(id);
+    if ((det >> id) & 1u) {
+      EXPECT_EQ(det & need, need) << cpud_feature_name(id);
+    }
   }
 }
 

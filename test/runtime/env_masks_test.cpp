@@ -20,6 +20,7 @@ env_inputs inputs(const char *dis, const char *en) {
   in.usable = below_and(CPUD_BIT(X86_V3));  // a Haswell-class CPU
   in.baseline = CPUD_BIT(SSE) | CPUD_BIT(SSE2);
   in.dispatched = below_and(CPUD_BIT(AVX512_SPR)) & ~in.baseline;
+  in.targets = CPUD_BIT(SSE42) | CPUD_BIT(X86_V3) | CPUD_BIT(AVX512_SKX) | CPUD_BIT(AVX512_SPR);
   return in;
 }
 
@@ -113,6 +114,72 @@ TEST(EnvMasks, NameNotDispatchedIsAWarning) {
   ASSERT_TRUE(o.ok) << o.error;
   EXPECT_NE(std::string(o.warning).find("AVX2 is not a dispatch target of this build"), std::string::npos)
       << o.warning;
+}
+
+TEST(EnvMasks, OnlySeparatorsIsUnset) {
+  for (const char *v : {",", " ", "\t\n", " , \r\n"}) {
+    auto o = apply_env_masks(inputs(v, nullptr));
+    ASSERT_TRUE(o.ok) << o.error;
+    EXPECT_EQ(o.usable, inputs(nullptr, nullptr).usable) << "DISABLE=\"" << v << "\"";
+    EXPECT_STREQ(o.warning, "");
+    auto e = apply_env_masks(inputs(nullptr, v));
+    ASSERT_TRUE(e.ok) << e.error;
+    EXPECT_EQ(e.usable, inputs(nullptr, nullptr).usable) << "ENABLE=\"" << v << "\" must not drop every target";
+  }
+  // Not "both set": a blank DISABLE beside a real ENABLE.
+  auto both = apply_env_masks(inputs(" ", "sse42"));
+  ASSERT_TRUE(both.ok) << both.error;
+  EXPECT_EQ(both.usable & CPUD_BIT(AVX), 0u);
+  EXPECT_NE(both.usable & CPUD_BIT(SSE42), 0u);
+}
+
+TEST(EnvMasks, AValueOfIgnoredNamesOnlyChangesNothing) {
+  // ENABLE=asimddp on x86: one setting for an arm64 fleet must not switch
+  // every x86 target off.
+  auto o = apply_env_masks(inputs(nullptr, "asimddp,avx512_knl"));
+  ASSERT_TRUE(o.ok) << o.error;
+  EXPECT_EQ(o.usable, inputs(nullptr, nullptr).usable);
+  EXPECT_NE(std::string(o.warning).find("\"asimddp\" is not a feature of x86_64; ignored"), std::string::npos)
+      << o.warning;
+}
+
+TEST(EnvMasks, RetiredNamesAreIgnoredWithAWarning) {
+  auto o = apply_env_masks(inputs("avx512_knl AVX512_KNM avx2", nullptr));
+  ASSERT_TRUE(o.ok) << o.error;
+  EXPECT_NE(std::string(o.warning).find("\"avx512_knl\" is retired on x86_64"), std::string::npos) << o.warning;
+  EXPECT_NE(std::string(o.warning).find("\"AVX512_KNM\" is retired on x86_64"), std::string::npos) << o.warning;
+  EXPECT_EQ(o.usable & CPUD_BIT(AVX2), 0u) << "the other names still apply";
+  EXPECT_NE(o.usable & CPUD_BIT(SSE42), 0u);
+}
+
+TEST(EnvMasks, EnablingANonTargetSaysWhichTargetsStay) {
+  // A build whose only target is SSE42, on a CPU with everything: AVX2 is
+  // no target, and ENABLE=avx2 keeps AVX2 and what it implies, so SSE42
+  // stays. The warning says so, not "changes nothing".
+  auto in = inputs(nullptr, "avx2");
+  in.usable = below_and(CPUD_BIT(AVX512_SPR));
+  in.targets = CPUD_BIT(SSE42);
+  in.dispatched = below_and(CPUD_BIT(SSE42)) & ~in.baseline;
+  auto o = apply_env_masks(in);
+  ASSERT_TRUE(o.ok) << o.error;
+  EXPECT_NE(o.usable & CPUD_BIT(SSE42), 0u);
+  EXPECT_EQ(o.usable & CPUD_BIT(AVX512F), 0u);
+  EXPECT_NE(std::string(o.warning).find("AVX2 is not a dispatch target of this build; only the targets the names "
+                                        "imply stay usable: SSE42"),
+            std::string::npos)
+      << o.warning;
+  EXPECT_EQ(std::string(o.warning).find("changes nothing"), std::string::npos) << o.warning;
+  // Only X86_V3 compiled; AVX512F does not imply BMI, so no target is left.
+  in.enable = "avx512f";
+  in.targets = CPUD_BIT(X86_V3);
+  in.dispatched = below_and(CPUD_BIT(X86_V3)) & ~in.baseline & ~CPUD_BIT(AVX512F);
+  auto n = apply_env_masks(in);
+  ASSERT_TRUE(n.ok) << n.error;
+  EXPECT_EQ(n.usable & CPUD_BIT(X86_V3), 0u);
+  EXPECT_NE(std::string(n.warning).find("AVX512F is not a dispatch target of this build; only the targets the names "
+                                        "imply stay usable: none (the baseline builds run)"),
+            std::string::npos)
+      << n.warning;
 }
 
 }  // namespace

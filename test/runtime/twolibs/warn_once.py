@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Env-variable warnings are printed once per process, not once per copy of
+the runtime: twin_main loads two shared libraries, each with its own copy,
+and both read the same variable.
+
+  warn_once.py ENV_PREFIX TWIN_MAIN TWIN_MAIN_SYMBOLIC
+
+TWIN_MAIN_SYMBOLIC is the negative control: the same libraries linked with
+-Bsymbolic, so each copy binds to its own record of what was printed, and
+each prints its warnings (the shared record is what makes them print once).
+"""
+import collections
+import os
+import shlex
+import subprocess
+import sys
+
+WRAPPER = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
+
+
+def warnings_of(prefix, exe):
+    # Names foreign or retired on every arch we build for, so each copy has
+    # at least one warning to give.
+    env = dict(os.environ, **{prefix + '_DISABLE_CPU_FEATURES': 'avx512_knl rvv'})
+    env.pop(prefix + '_ENABLE_CPU_FEATURES', None)
+    p = subprocess.run(WRAPPER + [exe], env=env, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit('%s exited %d:\n%s%s' % (exe, p.returncode, p.stdout, p.stderr))
+    return collections.Counter(l for l in p.stderr.splitlines() if l.startswith('cpudispatch: warning:'))
+
+
+def main():
+    prefix, exe, control = sys.argv[1:4]
+    once, twice = warnings_of(prefix, exe), warnings_of(prefix, control)
+    ok = True
+    if not once:
+        print('FAIL: %s printed no env warning at all' % exe)
+        ok = False
+    for line, n in once.items():
+        print('%d x %s' % (n, line))
+        if n != 1:
+            print('FAIL: printed %d times, once expected' % n)
+            ok = False
+    if not twice or any(n != 2 for n in twice.values()):
+        print('FAIL: the -Bsymbolic control should print each warning twice (once per copy), printed: %s'
+              % dict(twice))
+        ok = False
+    else:
+        print('control (-Bsymbolic, no shared record): every warning printed twice, as expected')
+    return 0 if ok else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
