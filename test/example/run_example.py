@@ -27,8 +27,8 @@ def sh(cmd, **kw):
     return r
 
 
-def docs_block(marker):
-    text = open(os.path.join(root, 'docs', 'quickstart.md')).read()
+def docs_block(marker, doc='quickstart.md'):
+    text = open(os.path.join(root, 'docs', doc)).read()
     block = text.split('<!-- %s:start -->' % marker)[1].split('<!-- %s:end -->' % marker)[0]
     return [l for l in block.strip().splitlines() if not l.startswith('```')]
 
@@ -86,6 +86,26 @@ with tempfile.TemporaryDirectory() as tmp:
         if sh(['meson', 'setup', b, src]).returncode == 0 and sh(['ninja', '-C', b]).returncode == 0:
             sh(['meson', 'test', '-C', b])
             print('[git wrap]\n' + sh([os.path.join(b, 'app')]).stdout, end='')
+        # docs/wrap.md's [wrap-git] block as written, pointed at the clone and
+        # its commit hash.
+        head = sh(['git', '-C', clone, 'rev-parse', 'HEAD']).stdout.strip()
+        wrap = [('url = ' + clone if l.startswith('url =') else 'revision = ' + head if l.startswith('revision =')
+                 else l) for l in docs_block('wrap-git', 'wrap.md')]
+        docs_git = os.path.join(tmp, 'docs-git')
+        shutil.copytree(os.path.join(root, 'examples', 'consumer'), docs_git,
+                        ignore=shutil.ignore_patterns('cpudispatch', 'packagefiles', 'packagecache'))
+        with open(os.path.join(docs_git, 'subprojects', 'cpudispatch.wrap'), 'w') as fh:
+            fh.write('\n'.join(wrap) + '\n')
+        build_and_test(docs_git, 'docs-wrap-git', [])
+
+    # docs/wrap.md's [wrap-file] block has the lines make-wrap.py writes
+    # (the hash aside).
+    written = open(os.path.join(rel, 'subprojects', 'cpudispatch.wrap')).read().splitlines()
+    documented = docs_block('wrap-file', 'wrap.md')
+    key = lambda l: 'source_hash' if l.startswith('source_hash =') else l
+    if [key(l) for l in written if l.strip()] != [key(l) for l in documented if l.strip()]:
+        failures.append('docs/wrap.md [wrap-file] block differs from what make-wrap.py writes:\n%s'
+                        % '\n'.join(written))
 
 if failures:
     print('\n'.join('FAIL: ' + f for f in failures))
