@@ -93,6 +93,23 @@ foreign = 'ASIMDDP' if arch != 'aarch64' else 'AVX2'
 got, err = info({DIS: foreign})
 check('is not a feature of %s; ignored' % arch in err and got['features'] == base['features'],
       'foreign name should warn and change nothing: %r' % err)
+# ENABLE of that foreign name alone changes nothing either (it must not switch
+# every target off).
+got, err = info({EN: foreign})
+check('is not a feature of %s; ignored' % arch in err and got['features'] == base['features'],
+      'ENABLE of only a foreign name should change nothing: %r' % err)
+
+# A value naming nothing is unset: no "both set" error beside a real value,
+# no effect alone.
+for blank in (' ', ',', ' ,\t\n'):
+    got, err = info({EN: blank})
+    check(got['features'] == base['features'] and 'warning' not in err,
+          'ENABLE=%r should change nothing: %r' % (blank, err))
+top = [t for t in fn['compiled'] if t != 'baseline' and t in detected]
+if top:
+    got, err = info({DIS: ' ', EN: top[-1]})
+    check(got['functions']['cpud_demo_sum_f32']['selected'] == top[-1],
+          'a blank DISABLE beside ENABLE=%s should select it, got %s' % (top[-1], got['functions']))
 
 if failures:
     print('\n'.join('FAIL: ' + f for f in failures))
