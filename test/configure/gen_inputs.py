@@ -47,6 +47,14 @@ with tempfile.TemporaryDirectory() as d:
     text = open(out).read() if r.returncode == 0 else ''
     if foreign and 'target, ignored on %s' % arch not in text:
         failures.append('the header does not note the ignored name of another arch')
+# Retired names (NumPy's AVX512_KNL, ...) are ignored with a note, as in the
+# cpu-dispatch option and the env variables: never an error.
+retired = [l.split()[1] for l in open(cfg) if l.startswith('retired ')]
+if retired:
+    r = run('--list', 'k', 'baseline ' + retired[0].lower())
+    if r.returncode != 0 or r.stdout.split() != ['baseline'] or 'is retired on %s; ignored' % arch not in r.stderr:
+        failures.append('retired name %s: expected it ignored with a note, got %d %r %r'
+                        % (retired[0], r.returncode, r.stdout, r.stderr))
 if failures:
     print('\n'.join('FAIL: ' + f for f in failures))
     sys.exit(1)
