@@ -9,7 +9,7 @@ __attribute__((noinline)) int bench_add_direct(int a, int b) { return a + b; }
 __attribute__((target("avx512f"))) static int add_avx512f(int a, int b) { return a + b; }
 __attribute__((target("avx2"))) static int add_avx2(int a, int b) { return a + b; }
 static int add_default(int a, int b) { return a + b; }
-static int (*resolve_add(void))(int, int) {
+__attribute__((used)) static int (*resolve_add(void))(int, int) {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx512f") ? add_avx512f : __builtin_cpu_supports("avx2") ? add_avx2 : add_default;
 }
