@@ -1,0 +1,405 @@
+#!/usr/bin/env python3
+"""The project's promise as a consumer meets it: one binary, the best SIMD
+target on every CPU, never an illegal instruction.
+
+  run_consumer.py --list                       case names
+  run_consumer.py SOURCE_ROOT CASE [BUILD_DIR] run one case: exit 0 pass,
+                                               1 fail, 77 skip (a tool missing)
+
+BUILD_DIR is a configured build of SOURCE_ROOT, for tools/make-wrap.py (it
+reads the version there); without it a throwaway one is configured.
+
+Each case builds test/consumer/fixture (a consumer library + app written from
+the docs: docs/quickstart.md's snippet verbatim but for its sources dict,
+checked here) through a release wrap (make-wrap.py: a tarball of git HEAD
+and a [wrap-file], configured with --wrap-mode=nodownload), with one
+compiler and buildtype, then:
+
+  build    ninja succeeds with no compiler warning (none from cpudispatch's
+           files, none from the fixture's), and the kernels archive is made
+           from the twelve per-target libraries in per-source order;
+  runs     `app` natively and under qemu-x86_64 -cpu qemu64 core2duo Nehalem
+           SandyBridge Haswell: exit 0, "all targets bit-exact", every
+           function dispatched to the best compiled target the CPU has and
+           every compiled target the CPU has run. The expectation comes from
+           facts about the CPUs (MODEL_FLAGS, /proc/cpuinfo) and the targets
+           (TARGET_NEEDS), not from cpudispatch;
+  controls (i) `app_per_source_order` (the same program linking the
+           per-target libraries in per-source order, as the docs once said)
+           dies of SIGILL under Nehalem where the case says it must (and
+           passes natively): sumsq's X86_V3 build is then the first to define
+           fx::pairwise_sum and (at -O0) std::sort<float*>, which
+           trimmed.dispatch.cpp's baseline and SSE42 code call; (ii)
+           cpudispatch-check in --stamp mode (the build's own command line,
+           from `meson introspect --targets`) over the per-source order exits
+           non-zero naming one of those functions, kept from
+           libsumsq_X86_V3.a, that libtrimmed_baseline.a would run.
+"""
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+# sigill: whether app_per_source_order must die under Nehalem. Measured: it
+# does in all four. At -O2 std::sort<float*> is no hazard (GCC keeps local
+# .isra clones of its parts, Clang inlines them), but the recursive
+# fx::pairwise_sum stays a shared out-of-line copy, VEX-encoded in X86_V3.
+CASES = {
+    'gcc-debug': dict(cc='gcc', cxx='g++', buildtype='debug', sigill=True),
+    'gcc-release': dict(cc='gcc', cxx='g++', buildtype='release', sigill=True),
+    'clang-debug': dict(cc='clang', cxx='clang++', buildtype='debug', sigill=True),
+    'clang-release': dict(cc='clang', cxx='clang++', buildtype='release', sigill=True),
+}
+MODELS = ['qemu64', 'core2duo', 'Nehalem', 'SandyBridge', 'Haswell']
+CONTROL_MODEL = 'Nehalem'
+
+# The fixture's x86 targets (ascending interest), its sources in the order of
+# its dict, the functions main.cpp reports.
+TARGETS = ['baseline', 'SSE42', 'X86_V3', 'AVX512_SKX']
+SOURCES = ['dot', 'sumsq', 'trimmed']
+FUNCTIONS = ['dot', 'sumsq', 'trimmed_sum', 'cascade_sum']
+
+# What each target needs, in /proc/cpuinfo's names (pni = SSE3, abm =
+# LZCNT): SSE4.2 with what it implies; x86-64-v3 (psABI: v2 + AVX AVX2 BMI1
+# BMI2 F16C FMA LZCNT MOVBE); AVX512_SKX = F CD BW DQ VL, on CPUs that all
+# have x86-64-v3.
+SSE42 = {'sse', 'sse2', 'pni', 'ssse3', 'sse4_1', 'sse4_2', 'popcnt'}
+V3 = SSE42 | {'cx16', 'lahf_lm', 'avx', 'avx2', 'bmi1', 'bmi2', 'f16c', 'fma', 'abm', 'movbe'}
+TARGET_NEEDS = {
+    'baseline': set(),
+    'SSE42': SSE42,
+    'X86_V3': V3,
+    'AVX512_SKX': V3 | {'avx512f', 'avx512cd', 'avx512bw', 'avx512dq', 'avx512vl'},
+}
+# qemu 7.2's models (target/i386/cpu.c), the features above only: qemu64 is
+# SSE3, core2duo adds SSSE3, Nehalem SSE4.1/4.2 and POPCNT, SandyBridge AVX
+# (no AVX2, no F16C), Haswell AVX2 FMA BMI1/2 F16C MOVBE LZCNT. None has
+# AVX-512 (TCG cannot).
+_Q64 = {'sse', 'sse2', 'pni', 'cx16', 'lahf_lm'}
+_C2D = _Q64 | {'ssse3'}
+_NHM = _C2D | {'sse4_1', 'sse4_2', 'popcnt'}
+_SNB = _NHM | {'avx'}
+_HSW = _SNB | {'avx2', 'bmi1', 'bmi2', 'f16c', 'fma', 'abm', 'movbe'}
+MODEL_FLAGS = {'qemu64': _Q64, 'core2duo': _C2D, 'Nehalem': _NHM, 'SandyBridge': _SNB, 'Haswell': _HSW}
+
+# The planted shared functions in the check's message: fx::pairwise_sum
+# (shared.h) or a part of std::sort<float*> (std::__introsort_loop<float*,
+# ...>, std::__adjust_heap<float*, ...>, ...; -O2 inlines or clones them).
+HAZARD = re.compile(r'^\s*(?P<sym>(fx::pairwise_sum\(|.*\bstd::__\w+<float\*).*?) '
+                    r'is defined in libsumsq_X86_V3\.a \(X86_V3\) and (?P<others>.*?); '
+                    r'the linker keeps the copy of libsumsq_X86_V3\.a', re.M)
+LINE = re.compile(r'^(\w+): (\S+) \(ran: ([^;)]*)')
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def show(cmd, env=None):
+    extra = ' (%s)' % ' '.join('%s=%s' % (k, env[k]) for k in ('CC', 'CXX') if env and k in env) if env else ''
+    print('$ ' + ' '.join(shlex.quote(a) for a in cmd) + extra)
+
+
+def best(flags):
+    """Targets the CPU with these flags can run, highest first, then
+    baseline; the first is the one dispatch must pick."""
+    return [t for t in reversed(TARGETS) if TARGET_NEEDS[t] <= flags]
+
+
+LZCNT_PROBE = r'''
+int main(void) {  /* LZCNT is REP BSR: a CPU without it runs BSR (1 -> 0, not 31) */
+  unsigned r, one = 1;
+  __asm__("rep bsr %1, %0" : "=r"(r) : "r"(one) : "cc");
+  return r == 31 ? 0 : 1;
+}
+'''
+
+
+def native_flags(cc, tmp):
+    flags = set()
+    with open('/proc/cpuinfo') as fh:
+        for line in fh:
+            if line.startswith('flags'):
+                flags = set(line.split(':', 1)[1].split())
+                break
+    # Some kernels and sandboxes list neither "abm" nor "lzcnt" although the
+    # CPU has LZCNT (this one's CPUID does): ask the instruction itself.
+    if flags and not flags & {'abm', 'lzcnt'}:
+        src, exe = os.path.join(tmp, 'lzcnt.c'), os.path.join(tmp, 'lzcnt')
+        with open(src, 'w') as fh:
+            fh.write(LZCNT_PROBE)
+        if run([cc, src, '-o', exe]).returncode == 0 and run([exe]).returncode == 0:
+            print('  /proc/cpuinfo lists no "abm" but the CPU runs LZCNT: counted as abm')
+            flags.add('abm')
+    return flags
+
+
+def docs_block(root, marker):
+    text = open(os.path.join(root, 'docs', 'quickstart.md')).read()
+    block = text.split('<!-- %s:start -->' % marker)[1].split('<!-- %s:end -->' % marker)[0]
+    return [l for l in block.strip().splitlines() if not l.startswith('```')]
+
+
+def split_dict(lines):
+    """(before, after) the snippet's sources dict: from the line opening
+    `foreach src, want : {` to the first line ending with `}`."""
+    start = next(i for i, l in enumerate(lines) if l.startswith('foreach src, want : {'))
+    end = next(i for i in range(start, len(lines)) if lines[i].rstrip().endswith('}'))
+    return lines[:start], lines[end + 1:]
+
+
+def check_snippet(root, fixture):
+    """The fixture's meson.build holds the docs' snippet verbatim, the dict
+    aside, and the snippet-use line, its source list aside."""
+    have = open(os.path.join(fixture, 'meson.build')).read().splitlines()
+    problems = []
+    try:
+        doc = docs_block(root, 'snippet')
+        d_before, d_after = split_dict(doc)
+    except (IndexError, StopIteration):
+        return ['docs/quickstart.md has no snippet block with a `foreach src, want : {...}` dict']
+    at = [i for i, l in enumerate(have) if l == d_before[0]]
+    if not at:
+        return ['the fixture lacks the snippet\'s first line %r' % d_before[0]]
+    try:
+        h_before, h_after = split_dict(have[at[0]:])
+    except StopIteration:
+        return ['the fixture has no `foreach src, want : {...}` dict after the snippet\'s first line']
+    if h_before != d_before:
+        problems.append('the lines before the sources dict differ from the docs\' snippet')
+    if h_after[:len(d_after)] != d_after:
+        problems.append('the lines after the sources dict differ from the docs\' snippet')
+    norm = lambda l: re.sub(r"^(app = executable\('app', ).*?(, link_with: )", r'\1SOURCES\2', l)
+    try:
+        use = docs_block(root, 'snippet-use')
+    except IndexError:
+        use = []
+    if len(use) != 1 or norm(use[0]) == use[0]:
+        problems.append('docs/quickstart.md\'s snippet-use block is not one `app = executable(\'app\', ...)` '
+                        'line any more: %r' % use)
+    elif not any(norm(l) == norm(use[0]) for l in have):
+        problems.append('the fixture lacks the snippet-use line %r (its source list aside)' % use[0])
+    return problems
+
+
+class Case:
+    def __init__(self, root, name, tmp, build_dir):
+        self.root, self.name, self.c, self.tmp = root, name, CASES[name], tmp
+        self.wrap_build = build_dir
+        self.proj = os.path.join(tmp, 'proj')
+        self.build = os.path.join(tmp, 'build')
+        self.failures = []
+
+    def fail(self, msg):
+        print('FAIL: ' + msg)
+        self.failures.append(msg)
+
+    def missing(self):
+        need = [self.c['cc'], self.c['cxx'], 'meson', 'ninja', 'git', 'qemu-x86_64', 'ar', 'objcopy', 'readelf']
+        return [n for n in need if not shutil.which(n)]
+
+    def sh(self, cmd, what, **kw):
+        p = run(cmd, **kw)
+        if p.returncode != 0:
+            print((p.stdout + p.stderr)[-4000:])
+            self.fail('%s failed (status %d)' % (what, p.returncode))
+        return p
+
+    # -- configure and build -------------------------------------------------
+    def make_project(self):
+        shutil.copytree(os.path.join(self.root, 'test', 'consumer', 'fixture'), self.proj)
+        sub = os.path.join(self.proj, 'subprojects')
+        os.makedirs(sub)
+        if not self.wrap_build:
+            self.wrap_build = os.path.join(self.tmp, 'wrap-version')
+            cmd = ['meson', 'setup', self.wrap_build, self.root, '-Dtests=disabled', '-Dbenchmarks=disabled',
+                   '-Dexamples=disabled']
+            show(cmd)
+            if self.sh(cmd, 'configuring %s for make-wrap' % self.root).returncode:
+                return False
+        cmd = [sys.executable, os.path.join(self.root, 'tools', 'make-wrap.py'), self.wrap_build, sub,
+               '--allow-dirty']
+        show(cmd)
+        p = self.sh(cmd, 'make-wrap.py')
+        print('  ' + p.stdout.strip())
+        return p.returncode == 0
+
+    def configure_and_build(self):
+        env = {k: v for k, v in os.environ.items()
+               if k not in ('CFLAGS', 'CXXFLAGS', 'CPPFLAGS', 'LDFLAGS', 'CC', 'CXX')}
+        env['CC'], env['CXX'] = self.c['cc'], self.c['cxx']
+        cmd = ['meson', 'setup', self.build, self.proj, '--wrap-mode=nodownload', '--buildtype=' + self.c['buildtype']]
+        show(cmd, env)
+        t = time.time()
+        p = self.sh(cmd, 'configure', env=env)
+        print('  configure: %.1f s' % (time.time() - t))
+        if p.returncode:
+            return False
+        warned = [l for l in (p.stdout + p.stderr).splitlines() if 'WARNING' in l and 'cpudispatch' in l]
+        if warned:
+            self.fail('configure printed warnings from cpudispatch:\n' + '\n'.join(warned))
+        if not os.path.isdir(os.path.join(self.proj, 'subprojects', os.path.basename(self.wrap_dir()))):
+            self.fail('the wrap was not unpacked into subprojects/ (is cpudispatch really the release?)')
+        cmd = ['ninja', '-C', self.build]
+        show(cmd)
+        t = time.time()
+        p = self.sh(cmd, 'build')
+        print('  build: %.1f s' % (time.time() - t))
+        if p.returncode:
+            return False
+        # Compiler warnings: GCC and Clang write "FILE:LINE:COL: warning:".
+        # (Once each: main.cpp is compiled for both programs.)
+        warnings = list(dict.fromkeys(l for l in p.stdout.splitlines() if re.search(r'\bwarning:', l)))
+        ours = [l for l in warnings if re.search(r'subprojects/cpudispatch|cpudispatch/|cpudispatch_\w+\.h|'
+                                                 r'\.dispatch\.h', l)]
+        if ours:
+            self.fail('compiler warnings from cpudispatch\'s files:\n' + '\n'.join(ours))
+        if len(warnings) > len(ours):
+            self.fail('compiler warnings from the fixture:\n' + '\n'.join(l for l in warnings if l not in ours))
+        print('  compiler warnings: %d' % len(warnings))
+        return True
+
+    def wrap_dir(self):
+        with open(os.path.join(self.proj, 'subprojects', 'cpudispatch.wrap')) as fh:
+            return re.search(r'^directory = (\S+)', fh.read(), re.M).group(1)
+
+    def kernels_target(self):
+        """The build's command for `kernels` and its inputs, in order."""
+        p = self.sh(['meson', 'introspect', '--targets', self.build], 'meson introspect')
+        if p.returncode:
+            return None, None
+        for t in json.loads(p.stdout):
+            if t['name'] == 'kernels' and t['subproject'] is None:
+                src = t['target_sources'][0]
+                return src['compiler'], src['sources']
+        self.fail('no `kernels` target in the build')
+        return None, None
+
+    # -- runs ----------------------------------------------------------------
+    def launch(self, model, exe):
+        cmd = [exe] if model == 'native' else ['qemu-x86_64', '-cpu', model, exe]
+        # The runtime's masks (CPUDISPATCH_DISABLE/ENABLE_CPU_FEATURES) would
+        # change the selection: run without them.
+        env = {k: v for k, v in os.environ.items() if not k.startswith('CPUDISPATCH_')}
+        r = run(cmd, timeout=120, env=env)
+        # qemu warns about model features TCG lacks; not the program's words.
+        err = '\n'.join(l for l in r.stderr.splitlines() if "TCG doesn't support" not in l)
+        return r.returncode, r.stdout, err
+
+    def check_app(self, model, flags):
+        can = best(flags)
+        rc, out, err = self.launch(model, os.path.join(self.build, 'app'))
+        got = {m.group(1): (m.group(2), m.group(3).split()) for m in map(LINE.match, out.splitlines()) if m}
+        problems = []
+        if rc != 0:
+            problems.append('exit status %d%s' % (rc, ' (SIGILL)' if rc == -signal.SIGILL else ''))
+        if 'all targets bit-exact' not in out.splitlines():
+            problems.append('no "all targets bit-exact" line')
+        for fn in FUNCTIONS:
+            if fn not in got:
+                problems.append('no line for %s' % fn)
+                continue
+            selected, ran = got[fn]
+            if selected != can[0]:
+                problems.append('%s dispatched to %s, expected %s' % (fn, selected, can[0]))
+            if ran != can:
+                problems.append('%s ran the targets [%s], expected [%s]' % (fn, ' '.join(ran), ' '.join(can)))
+        print('  %-12s app -> %s  %s  (expected %s)%s' % (
+            model, rc, '  '.join('%s: %s' % (f, got[f][0]) for f in FUNCTIONS if f in got), can[0],
+            '' if problems else '  ok'))
+        if problems:
+            print('\n'.join('    ' + l for l in (out + err).strip().splitlines()))
+            self.fail('-cpu %s: %s' % (model, '; '.join(problems)))
+
+    def check_runs(self):
+        print('$ %s/app, then qemu-x86_64 -cpu MODEL %s/app for MODEL in %s' % (self.build, self.build,
+                                                                          ' '.join(MODELS)))
+        self.check_app('native', native_flags(self.c['cc'], self.tmp))
+        for model in MODELS:
+            self.check_app(model, MODEL_FLAGS[model])
+
+    # -- negative controls ---------------------------------------------------
+    def control_link_order(self):
+        exe = os.path.join(self.build, 'app_per_source_order')
+        rc, out, err = self.launch('native', exe)
+        print('  control: native       app_per_source_order -> %d' % rc)
+        if rc != 0 or 'all targets bit-exact' not in out.splitlines():
+            self.fail('control: app_per_source_order does not even pass natively (status %d): %s' % (rc, out + err))
+        rc, out, err = self.launch(CONTROL_MODEL, exe)
+        died = rc in (-signal.SIGILL, 128 + signal.SIGILL)
+        need = self.c['sigill']
+        print('  control: %-12s app_per_source_order -> %d%s (%s)' % (
+            CONTROL_MODEL, rc, ' SIGILL' if died else '', 'must die of SIGILL' if need else 'not required'))
+        if need and not died:
+            self.fail('control: app_per_source_order did not die of SIGILL under -cpu %s (status %d): the '
+                      'fixture does not show that the checked archive matters' % (CONTROL_MODEL, rc))
+
+    def control_stamp(self, command, libs):
+        want = ['lib%s_%s.a' % (s, t) for s in SOURCES for t in TARGETS]
+        names = [os.path.basename(l) for l in libs]
+        if names != want:
+            self.fail('the kernels archive is not made from the per-source list %s: %s' % (want, names))
+            return
+        if command[-3:] != ['--archive', '@OUTPUT@', '@INPUT@']:
+            self.fail('the kernels command does not end with --archive @OUTPUT@ @INPUT@: %s' % command)
+            return
+        stamp = os.path.join(self.tmp, 'per-source.stamp')
+        cmd = command[:-3] + ['--stamp', stamp] + libs
+        show(cmd)
+        p = run(cmd, cwd=self.build)
+        hits = [m for m in HAZARD.finditer(p.stderr) if 'libtrimmed_baseline.a (baseline)' in m.group('others')]
+        print('  control: --stamp over the per-source order -> %d, %d problem lines, %d naming a planted '
+              'function kept from libsumsq_X86_V3.a that libtrimmed_baseline.a would run%s' % (
+                  p.returncode, sum(1 for l in p.stderr.splitlines() if l.startswith('  ')), len(hits),
+                  ', e.g. ' + hits[0].group('sym') if hits else ''))
+        if p.returncode == 0 or os.path.exists(stamp):
+            self.fail('control: cpudispatch-check --stamp accepted the per-source order')
+        if not hits:
+            print(p.stderr[-3000:])
+            self.fail('control: the check does not name fx::pairwise_sum or a std::sort<float*> function kept '
+                      'from libsumsq_X86_V3.a that libtrimmed_baseline.a would run')
+
+
+def main():
+    if sys.argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        return 0
+    if len(sys.argv) not in (3, 4) or sys.argv[2] not in CASES:
+        sys.exit('usage: run_consumer.py --list | SOURCE_ROOT CASE [BUILD_DIR] (CASE: %s)' % ' '.join(CASES))
+    root, name = os.path.abspath(sys.argv[1]), sys.argv[2]
+    build_dir = os.path.abspath(sys.argv[3]) if len(sys.argv) == 4 else None
+    t0 = time.time()
+    with tempfile.TemporaryDirectory(prefix='cpud-consumer-') as tmp:
+        case = Case(root, name, tmp, build_dir)
+        if os.uname().machine != 'x86_64':
+            print('SKIP: %s needs an x86_64 host' % name)
+            return 77
+        missing = case.missing()
+        if missing:
+            print('SKIP: %s needs %s' % (name, ' '.join(missing)))
+            return 77
+        print('%s: %s %s, --buildtype=%s' % (name, case.c['cc'], case.c['cxx'], case.c['buildtype']))
+        for p in check_snippet(root, os.path.join(root, 'test', 'consumer', 'fixture')):
+            case.fail('test/consumer/fixture/meson.build vs docs/quickstart.md: ' + p)
+        if case.make_project() and case.configure_and_build():
+            command, libs = case.kernels_target()
+            case.check_runs()
+            case.control_link_order()
+            if command:
+                case.control_stamp(command, libs)
+    print('%s: %.1f s' % (name, time.time() - t0))
+    if case.failures:
+        print('%d failure(s)' % len(case.failures))
+        return 1
+    print('PASS')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
