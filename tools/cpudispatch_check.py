@@ -230,7 +230,10 @@ def order_problems(libs, cfg):
         return []
     pretty = demangle([b[0] for b in bad])
     problems = []
-    for sym, kept, victims in sorted(bad, key=lambda b: (b[1].name, b[0]))[:20]:
+    # Baseline callers first: those crash on every CPU below a target; then
+    # by library and name. Constructor variants (C1/C2) demangle alike: one line.
+    key = lambda b: (not any(v.target == 'baseline' for v in b[2]), b[1].name, pretty[b[0]])
+    for sym, kept, victims in sorted(bad, key=key):
         missing = sorted(cfg.needs(kept.target) - cfg.needs(victims[0].target), key=cfg.rank)
         ds = definers[sym]
         safe = [d for d in ds if all(cfg.needs(d.target) <= cfg.needs(o.target) for o in ds)]
@@ -247,8 +250,9 @@ def order_problems(libs, cfg):
                            ', '.join('%s (%s)' % (v.name, v.target) for v in victims),
                            kept.name, kept.target, '/'.join(sorted({v.target for v in victims})), ' '.join(missing),
                            fix))
-    if len(bad) > 20:
-        problems.append('... and %d more symbols' % (len(bad) - 20))
+    problems = list(dict.fromkeys(problems))
+    if len(problems) > 20:
+        problems = problems[:20] + ['... and %d more symbols' % (len(problems) - 20)]
     return problems
 
 
