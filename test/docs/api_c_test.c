@@ -1,0 +1,301 @@
+/* docs/api.md's C blocks, verbatim between the markers (api_doc.py compares
+ * them with the doc), built against this build with the kernels of
+ * sum.dispatch.c and fast.dispatch.c. The asserts check what the doc says.
+ *   api_c_test        every check; prints "api-c: PASS"
+ *   api_c_test none   CPUD_DISPATCH_CALL of fast (no baseline build) with
+ *                     every target masked off: must abort with the message
+ */
+#undef NDEBUG /* the asserts are the test */
+#include <stdio.h>
+#include <stdlib.h>
+
+/* api-c:start */
+#include <assert.h>
+#include <string.h>
+
+#include "sum.dispatch.h"
+CPUD_DISPATCH_DECLARE(int sum, (const int *, int, char *))  /* sum_X86_V3, ..., sum_baseline */
+
+static void c_calls(void) {
+  const int v[4] = {1, 2, 3, 4};
+  char best[32] = "", again[32] = "", all[256] = "";
+  int s = CPUD_DISPATCH_CALL(sum, (v, 4, best));  /* one call: the best usable target */
+  assert(s == 10);
+  int (*fn)(const int *, int, char *) = CPUD_DISPATCH_SELECT(sum);  /* its address */
+  fn(v, 4, again);
+  assert(strcmp(again, best) == 0);
+  CPUD_DISPATCH_CALL_ALL(sum, (v, 4, all));  /* every usable target, then the baseline */
+  assert(strncmp(all, best, strlen(best)) == 0);  /* the best one first */
+}
+/* api-c:end */
+
+/* api-xmacro:start */
+/* The usable targets of sum, in the order CPUD_DISPATCH_CALL_ALL calls them. */
+#define APPEND_IF(CHECK, T, BUF) if (CHECK) strcat(BUF, #T " ");
+#define APPEND_BASELINE(BUF) strcat(BUF, "baseline ");
+static void usable_targets_of_sum(char *buf) {
+  CPUD_sum__DISPATCH_CALL(CPUD_HAVE, APPEND_IF, buf)
+  CPUD_sum__DISPATCH_BASELINE_CALL(APPEND_BASELINE, buf)
+}
+/* api-xmacro:end */
+
+/* api-c-two:start */
+#include "fast.dispatch.h"  /* the unprefixed macros now follow fast */
+CPUD_DISPATCH_DECLARE(int fast, (const int *, int, char *))
+static const char fast_targets[] = CPUD__TARGET_NAMES;  /* fast's list */
+#include "sum.dispatch.h"   /* included again: they follow sum again */
+
+static void two_sources(void) {
+  assert(strcmp(fast_targets, CPUD_fast__TARGET_NAMES) == 0);
+  assert(strcmp(CPUD__TARGET_NAMES, CPUD_sum__TARGET_NAMES) == 0);
+  const int v[4] = {1, 2, 3, 4};
+  char log[32] = "";
+  int s = CPUD_DISPATCH_CALL(sum, (v, 4, log));
+  assert(s == 10);
+}
+/* api-c-two:end */
+
+/* api-introspect:start */
+#include "cpudispatch/cpudispatch.h"
+
+static void introspect(void) {
+  uint64_t usable = cpud_usable_mask(), detected = cpud_detected_mask(), base = cpud_baseline_mask();
+  assert((usable & 1) && !(detected & 1) && !(base & 1));  /* bit 0 only in the usable mask */
+  assert((base & ~usable) == 0 && (usable & ~detected) == 1);  /* baseline <= usable <= detected */
+  assert(cpud_have(CPUD_FEATURE_NONE) == 1);
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
+    const char *name = cpud_feature_name(id);  /* "SSE", "SSE2", ...: table order */
+    assert(name && cpud_feature_by_name(name) == id);
+    assert(cpud_have(id) == (int)((usable >> id) & 1));
+  }
+  assert(cpud_feature_name(0) == NULL && cpud_feature_name(CPUD_FEATURE_COUNT + 1) == NULL);
+  assert(cpud_feature_by_name("no-such-feature") == 0 && cpud_feature_by_name(NULL) == 0);
+#if defined(CPUD_ARCH_X86_64)
+  assert(cpud_feature_by_name("avx2") == CPUD_FEATURE_AVX2);    /* any case */
+  assert(cpud_feature_by_name("sse4.2") == CPUD_FEATURE_SSE42);  /* aliases */
+  assert(cpud_feature_by_name("asimddp") == 0);                  /* another arch's name */
+  assert(CPUD_HAVE(AVX2) == cpud_have(CPUD_FEATURE_AVX2));
+#endif
+  char msg[1024] = "x";
+  assert(cpud_check_baseline(msg, sizeof msg) == 0 && msg[0] == 0);  /* nothing missing here */
+}
+/* api-introspect:end */
+
+/* api-ids:start */
+#if defined(CPUD_FEATURE_AVX2)
+#error "never reached: feature ids are enumerators, invisible to #if"
+#endif
+#if defined(CPUD_ARCH_X86_64)  /* compile time: the build's arch */
+static const int avx2_id = CPUD_FEATURE_AVX2;
+#else
+static const int avx2_id = 0;
+#endif
+
+static void ids(void) {
+  assert(cpud_feature_by_name("AVX2") == avx2_id);  /* run time: 0 where AVX2 is unknown */
+}
+/* api-ids:end */
+
+/* api-exit:start */
+_Static_assert(CPUD_EXIT_BASELINE == 69, "the CPU lacks a baseline feature");
+_Static_assert(CPUD_EXIT_ENV == 78, "a bad DISABLE/ENABLE_CPU_FEATURES variable");
+/* api-exit:end */
+
+/* api-config:start */
+#define BASELINE_BIT(NAME) | CPUD_BIT(NAME)
+
+static void build_facts(void) {
+  printf("%s: baseline %s; dispatch targets %s\n", CPUD_ARCH, CPUD_BASELINE_NAMES, CPUD_DISPATCH_NAMES);
+  assert((0 CPUD_WITH_BASELINE(BASELINE_BIT)) == cpud_baseline_mask());
+}
+/* api-config:end */
+
+/* api-mask:start */
+static void masks_for_tests(void) {
+  uint64_t prev = cpud_set_usable_mask(0);  /* only the baseline stays usable */
+  const int v[4] = {1, 2, 3, 4};
+  char log[32] = "";
+  int s = CPUD_DISPATCH_CALL(sum, (v, 4, log));  /* checks the mask on every call */
+  assert(s == 10 && strcmp(log, "baseline ") == 0);
+  cpud_set_usable_mask(prev);  /* restores */
+  assert(cpud_usable_mask() == prev);
+}
+/* api-mask:end */
+
+/* ---- checks of the doc's other sentences ---- */
+
+#define EXPECT(c) ((c) ? (void)0 : (fprintf(stderr, "api-c: FAIL line %d: %s\n", __LINE__, #c), exit(1)))
+
+/* What CPUD_DISPATCH_CALL_ALL must call, computed without the generated
+ * checks: each compiled target whose own feature is usable, then baseline. */
+static void expected_all(char *out) {
+  char names[256];
+  strcpy(names, CPUD_sum__TARGET_NAMES);
+  for (char *t = strtok(names, " "); t; t = strtok(NULL, " ")) {
+    if (strcmp(t, "baseline") == 0 || cpud_have(cpud_feature_by_name(t))) {
+      strcat(out, t);
+      strcat(out, " ");
+    }
+  }
+}
+
+static uint64_t implied_of(int id) {
+  uint64_t m = 0;
+#define IMPL(NAME, MASK) if (id == CPUD_FEATURE_##NAME) m = (MASK);
+  CPUD_FEATURE_IMPLIES(IMPL)
+#undef IMPL
+  return m;
+}
+
+static uint64_t g_checked;
+#define RECORD(F) (g_checked |= CPUD_BIT(F), 1)
+#define EXPECT_CHECKS(CHK_EXPR, T, ...)                                                \
+  g_checked = 0;                                                                      \
+  (void)(CHK_EXPR);                                                                   \
+  EXPECT(g_checked == ((implied_of(CPUD_FEATURE_##T) | CPUD_BIT(T)) & ~cpud_baseline_mask()));
+#define COUNT_BASELINE(N) ++*(N);
+static void record_checks_of_sum(void) {
+  int n = 0;
+  CPUD_sum__DISPATCH_CALL(RECORD, EXPECT_CHECKS, ~)
+  CPUD_sum__DISPATCH_BASELINE_CALL(COUNT_BASELINE, &n)
+  EXPECT(n == 1);
+}
+static void record_checks_of_fast(void) {
+  int n = 0;
+  CPUD_fast__DISPATCH_CALL(RECORD, EXPECT_CHECKS, ~)
+  CPUD_fast__DISPATCH_BASELINE_CALL(COUNT_BASELINE, &n)
+  EXPECT(n == (strstr(CPUD_fast__TARGET_NAMES, "baseline") != NULL));
+}
+
+#define SAME_AS_OWN_BIT(CHK_EXPR, T, ...) EXPECT((CHK_EXPR) == CPUD_HAVE(T));
+
+static void sentences(void) {
+  const int v[4] = {1, 2, 3, 4};
+  /* CALL_ALL calls exactly the usable targets, highest first, then the baseline;
+   * the X-macro walk names the same ones. */
+  char all[256] = "", want[256] = "", via_cb[256] = "";
+  CPUD_DISPATCH_CALL_ALL(sum, (v, 4, all));
+  expected_all(want);
+  EXPECT(strcmp(all, want) == 0);
+  usable_targets_of_sum(via_cb);
+  EXPECT(strcmp(via_cb, all) == 0);
+  /* CPUD_DISPATCH_CALL evaluates ARGS once; CALL_ALL once per target it calls. */
+  int calls = 0, k = 0;
+  for (const char *p = all; *p; ++p) calls += *p == ' ';
+  char log[256] = "";
+  (void)CPUD_DISPATCH_CALL(sum, (v, (++k, 4), log));
+  EXPECT(k == 1);
+  k = 0;
+  log[0] = 0;
+  CPUD_DISPATCH_CALL_ALL(sum, (v, (++k, 4), log));
+  EXPECT(k == calls);
+  /* With CPUD_HAVE as CHK, a target's CHECK equals its own CPUD_HAVE bit,
+   * under any mask, and every usable mask is closed over implied features. */
+  uint64_t prev = cpud_usable_mask();
+  const uint64_t det = cpud_detected_mask();
+  uint64_t masks[] = {0, ~UINT64_C(0), det & ~(det >> 1), det & UINT64_C(0x5555555555555555),
+                      det & UINT64_C(0xAAAAAAAAAAAAAAAA)};
+  for (size_t i = 0; i < sizeof masks / sizeof masks[0]; ++i) {
+    cpud_set_usable_mask(masks[i]);
+    CPUD_sum__DISPATCH_CALL(CPUD_HAVE, SAME_AS_OWN_BIT, ~)
+    CPUD_fast__DISPATCH_CALL(CPUD_HAVE, SAME_AS_OWN_BIT, ~)
+    uint64_t m = cpud_usable_mask();
+    EXPECT((m & ~det) == 1 && (m & cpud_baseline_mask()) == cpud_baseline_mask());
+#define CLOSED(NAME, IMPLIED) EXPECT(!(m & CPUD_BIT(NAME)) || (m & (IMPLIED)) == (IMPLIED));
+    CPUD_FEATURE_IMPLIES(CLOSED)
+#undef CLOSED
+  }
+  cpud_set_usable_mask(prev);
+  /* The C macros never register anything: the registry is the C++ dispatchers'. */
+  EXPECT(cpud_functions() == NULL);
+  /* Ids: 1..CPUD_FEATURE_COUNT in table order, which is ascending interest. */
+  int id = 0, last_interest = 0;
+#define IN_ORDER(NAME, INTEREST, ...) \
+  EXPECT(CPUD_FEATURE_##NAME == ++id && INTEREST > last_interest), last_interest = INTEREST;
+  CPUD_FEATURES(IN_ORDER)
+#undef IN_ORDER
+  EXPECT(id == CPUD_FEATURE_COUNT && CPUD_FEATURE_COUNT < 64);
+  /* Bits above the table are never set. */
+  for (int i = CPUD_FEATURE_COUNT + 1; i < 64; ++i) EXPECT(cpud_have(i) == 0);
+  /* The config header's lists: names of the baseline mask, dispatch targets
+   * highest interest first, the arch macro matching CPUD_ARCH. */
+  char names[1024] = "";
+  for (int i = 1; i <= CPUD_FEATURE_COUNT; ++i)
+    if (cpud_baseline_mask() >> i & 1) strcat(strcat(names, names[0] ? " " : ""), cpud_feature_name(i));
+  EXPECT(strcmp(names, CPUD_BASELINE_NAMES) == 0);
+  names[0] = 0;
+  int last = 64;
+#define DISPATCH_NAME(NAME) \
+  EXPECT(CPUD_FEATURE_##NAME < last), last = CPUD_FEATURE_##NAME, strcat(strcat(names, names[0] ? " " : ""), #NAME);
+  CPUD_WITH_DISPATCH(DISPATCH_NAME)
+#undef DISPATCH_NAME
+  EXPECT(strcmp(names, CPUD_DISPATCH_NAMES) == 0);
+  const char *arch_macro = "?";
+#if defined(CPUD_ARCH_X86_64)
+  arch_macro = "x86_64";
+#elif defined(CPUD_ARCH_AARCH64)
+  arch_macro = "aarch64";
+#elif defined(CPUD_ARCH_PPC64LE)
+  arch_macro = "ppc64le";
+#elif defined(CPUD_ARCH_S390X)
+  arch_macro = "s390x";
+#elif defined(CPUD_ARCH_RISCV64)
+  arch_macro = "riscv64";
+#endif
+  EXPECT(strcmp(arch_macro, CPUD_ARCH) == 0);
+  /* Every mask is closed; names outside the table are NULL. */
+  const uint64_t closed_masks[] = {cpud_detected_mask(), cpud_baseline_mask()};
+  for (size_t i = 0; i < 2; ++i) {
+    uint64_t m = closed_masks[i];
+#define CLOSED(NAME, IMPLIED) EXPECT(!(m & CPUD_BIT(NAME)) || (m & (IMPLIED)) == (IMPLIED));
+    CPUD_FEATURE_IMPLIES(CLOSED)
+#undef CLOSED
+  }
+  EXPECT(cpud_feature_name(-1) == NULL);
+  /* CHECK tests exactly the target and what it implies, minus the baseline;
+   * DISPATCH_BASELINE_CALL is empty without a baseline build. */
+  record_checks_of_sum();
+  record_checks_of_fast();
+  /* msg may be NULL. */
+  EXPECT(cpud_check_baseline(NULL, 0) == 0);
+}
+
+#include "fast.dispatch.h" /* the macros follow fast from here on */
+
+static int none_mode(void) {
+#if CPUD_fast__TARGET_COUNT > 0
+  const int v[4] = {1, 2, 3, 4};
+  char log[64] = "";
+  if (strstr(CPUD_fast__TARGET_NAMES, "baseline")) {
+    printf("has-baseline: %s\n", CPUD_fast__TARGET_NAMES);
+    return 0;
+  }
+  cpud_set_usable_mask(0);
+  EXPECT(CPUD_DISPATCH_SELECT(fast) == NULL);
+  printf("calling fast\n");
+  fflush(stdout);
+  int s = CPUD_DISPATCH_CALL(fast, (v, 4, log));
+  printf("returned %d\n", s); /* never reached */
+  return 1;
+#else
+  printf("has-no-target\n");
+  return 0;
+#endif
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "none") == 0) return none_mode();
+  c_calls();
+  two_sources();
+  introspect();
+  ids();
+  masks_for_tests();
+  build_facts();
+  sentences();
+  printf("arch: %s\nenv-prefix: %s\n", CPUD_ARCH, CPUD_ENV_PREFIX);
+  printf("features:");
+  for (int i = 1; i <= CPUD_FEATURE_COUNT; ++i) printf(" %s", cpud_feature_name(i));
+  printf("\n");
+  printf("api-c: PASS (sum: %s; fast: %s)\n", CPUD_sum__TARGET_NAMES, fast_targets);
+  return 0;
+}
