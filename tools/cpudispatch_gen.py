@@ -16,6 +16,7 @@ features, spellings) come from the configure-time file written by the
 cpudispatch subproject, so this script holds no feature data of its own.
 """
 import argparse
+import os
 import re
 import sys
 
@@ -166,6 +167,8 @@ def main():
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument('--list', action='store_true')
     mode.add_argument('--header', metavar='OUT')
+    ap.add_argument('--register', metavar='DIR',
+                    help='with --list: record the list in DIR/NAME.txt, for cpudispatch-run')
     ap.add_argument('name')
     ap.add_argument('wanted')
     a = ap.parse_args()
@@ -181,8 +184,18 @@ def main():
         # template function it meets, so baseline first (baseline code never
         # gets a target's copy), then ascending interest (a lower target's
         # copy serves a higher one, never the reverse).
-        for t in (['baseline'] if with_baseline else []) + list(reversed(targets)):
+        listed = (['baseline'] if with_baseline else []) + list(reversed(targets))
+        for t in listed:
             print(t)
+        if a.register:
+            # cpudispatch-run --each-target runs a test once per target some
+            # source was compiled for (not once per feature of the build).
+            os.makedirs(a.register, exist_ok=True)
+            path = os.path.join(a.register, a.name + '.txt')
+            text = ' '.join(listed) + '\n'
+            if not os.path.exists(path) or open(path).read() != text:
+                with open(path, 'w') as fh:
+                    fh.write(text)
         return
     text = header(cfg, a.name, a.wanted, targets, with_baseline, notes)
     with open(a.header, 'w', encoding='utf-8') as fh:

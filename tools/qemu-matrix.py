@@ -13,9 +13,9 @@ Every test of the suites seed, runtime and isa (from `meson introspect
 `qemu-ARCH -cpu MODEL`, Python-driven tests natively with
 MESON_EXE_WRAPPER set so that the programs they start run under the model.
 CPUD_TEST_CPU_FLAGS carries the model's features in /proc/cpuinfo spelling
-(qemu-user shows the host's /proc/cpuinfo), written here from what those CPU
-generations have, not from cpudispatch's tables: detection and selection are
-checked against it. Results go to BUILD_DIR/qemu-<MODEL>/meson-logs/testlog.json
+(qemu-user shows the host's /proc/cpuinfo), from src/run/qemu-models.txt (the
+one list of models, written from what those CPU generations have, not from
+cpudispatch's tables): detection and selection are checked against it. Results go to BUILD_DIR/qemu-<MODEL>/meson-logs/testlog.json
 (one JSON object per test, as meson writes), which tools/count_results.py reads.
 """
 import json
@@ -25,42 +25,24 @@ import sys
 import time
 
 SUITES = ('seed', 'runtime', 'isa')
-CORE2 = 'sse sse2 pni cx16 lahf_lm ssse3'
-AA_V82 = 'fp asimd fphp asimdhp'
-# arch -> (qemu binary, sysroot for cross builds, {model: features}).
-ARCHES = {
-    'x86_64': ('qemu-x86_64', None, {
-        'qemu64': 'sse sse2 pni cx16 lahf_lm',
-        'core2duo': CORE2,
-        'Nehalem': CORE2 + ' sse4_1 sse4_2 popcnt',
-        'SandyBridge': CORE2 + ' sse4_1 sse4_2 popcnt avx aes pclmulqdq',
-        'Haswell': CORE2 + ' sse4_1 sse4_2 popcnt avx aes pclmulqdq f16c fma avx2 bmi1 bmi2 abm movbe',
-    }),
-    'aarch64': ('qemu-aarch64', '/usr/aarch64-linux-gnu', {
-        'cortex-a53': 'fp asimd',
-        'cortex-a76': AA_V82 + ' asimddp',
-        'a64fx': AA_V82 + ' sve',
-        'max': AA_V82 + ' asimddp asimdfhm sve sve2',
-    }),
-    'ppc64le': ('qemu-ppc64le', '/usr/powerpc64le-linux-gnu', {
-        'power8': 'vsx arch_2_07',
-        'power9': 'vsx arch_2_07 arch_3_00',
-        'power10': 'vsx arch_2_07 arch_3_00 arch_3_1',
-    }),
-    # qemu 7.2 cannot start the named z models under TCG; "max" with facilities
-    # switched off stands in. It never reports VXRS_EXT2 in AT_HWCAP, so VXE2
-    # cannot be shown detected here (docs/testing.md).
-    's390x': ('qemu-s390x', '/usr/s390x-linux-gnu', {
-        'max,vx=off,vxeh=off,vxeh2=off': '',
-        'max,vxeh=off,vxeh2=off': 'vx',
-        'max,vxeh2=off': 'vx vxe',
-        'max': 'vx vxe',
-    }),
-    'riscv64': ('qemu-riscv64', '/usr/riscv64-linux-gnu', {
-        'rv64': '',
-        'rv64,v=true,vlen=256,elen=64,vext_spec=v1.0': 'v',
-    }),
-}
+MODELS_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'src', 'run',
+                           'qemu-models.txt')
+
+
+def read_models(path=MODELS_FILE):
+    """arch -> (qemu binary, sysroot or None, {model: features}), in file order."""
+    arches = {}
+    for line in open(path, encoding='utf-8'):
+        w = line.split()
+        if not w or w[0].startswith('#'):
+            continue
+        arch, qemu, sysroot, model = w[:4]
+        entry = arches.setdefault(arch, (qemu, None if sysroot == '-' else sysroot, {}))
+        entry[2][model] = ' '.join(w[4:])
+    return arches
+
+
+ARCHES = read_models()
 
 
 def build_arch(build):

@@ -1,0 +1,352 @@
+// cpudispatch-run: runs a command once per compiled dispatch target, or under
+// emulated CPU models, so that a project's own tests exercise every build of
+// its kernels, not only the best one this machine selects. Used by hand and
+// as the exe_wrapper of the test setups the subproject exports
+// (docs/testing-your-code.md lists the statuses and messages).
+#include <dirent.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cpudispatch/cpudispatch.h"
+#include "run_config.h"
+
+namespace {
+
+constexpr int k_exit_usage = 64;         // no command, unknown option
+constexpr int k_exit_unknown = 65;       // unknown target or model name
+constexpr int k_exit_not_compiled = 66;  // a real feature, but no source was compiled for it
+constexpr int k_exit_skip = 77;          // meson's "skipped"
+constexpr int k_exit_below = CPUD_EXIT_BASELINE;
+
+const char k_env_disable[] = CPUD_ENV_PREFIX "_DISABLE_CPU_FEATURES";
+const char k_env_enable[] = CPUD_ENV_PREFIX "_ENABLE_CPU_FEATURES";
+
+void usage(std::FILE *to) {
+  std::fprintf(to,
+               "usage: cpudispatch-run --target T -- CMD [ARG...]\n"
+               "       cpudispatch-run --each-target -- CMD [ARG...]\n"
+               "       cpudispatch-run --cpu MODEL -- CMD [ARG...]\n"
+               "       cpudispatch-run --each-cpu -- CMD [ARG...]\n"
+               "       cpudispatch-run --list-targets | --list-cpus\n"
+               "  --target T     run CMD with T the best usable target (T, what it implies and the\n"
+               "                 baseline stay usable); 77 if this CPU cannot run T\n"
+               "  --each-target  run CMD once per compiled target this CPU can run, and the baseline\n"
+               "  --cpu MODEL    run CMD under %s -cpu MODEL\n"
+               "  --each-cpu     run CMD under every model of %s: %s\n",
+               CPUD_RUN_QEMU, CPUD_ARCH, CPUD_RUN_MODELS);
+}
+
+[[noreturn]] void die(int status, const char *fmt, const char *a = "", const char *b = "") {
+  std::fprintf(stderr, "cpudispatch-run: ");
+  std::fprintf(stderr, fmt, a, b);
+  std::fprintf(stderr, "\n");
+  std::exit(status);
+}
+
+std::vector<std::string> words(const char *s) {
+  std::vector<std::string> out;
+  std::string w;
+  for (const char *p = s;; ++p) {
+    if (*p == 0 || *p == ' ' || *p == '\n' || *p == '\t') {
+      if (!w.empty()) out.push_back(w);
+      w.clear();
+      if (*p == 0) break;
+    } else {
+      w += *p;
+    }
+  }
+  return out;
+}
+
+bool contains(const std::vector<std::string> &v, const std::string &s) {
+  for (const auto &x : v)
+    if (x == s) return true;
+  return false;
+}
+
+// Targets some dispatch source of this build was compiled for: the lists
+// cpudispatch_gen --list recorded at configure time (one file per source),
+// as feature ids (0 = the baseline). Without any recorded source, every
+// dispatch target the build enables, and the baseline.
+std::vector<int> compiled_targets() {
+  std::uint64_t mask = 0;
+  bool any = false;
+  if (DIR *d = opendir(CPUD_RUN_SOURCES_DIR)) {
+    while (dirent *e = readdir(d)) {
+      std::string n = e->d_name;
+      if (n.size() < 5 || n.compare(n.size() - 4, 4, ".txt")) continue;
+      std::FILE *f = std::fopen((std::string(CPUD_RUN_SOURCES_DIR) + "/" + n).c_str(), "r");
+      if (!f) continue;
+      char buf[4096];
+      std::size_t len = std::fread(buf, 1, sizeof buf - 1, f);
+      std::fclose(f);
+      buf[len] = 0;
+      any = true;
+      for (const auto &w : words(buf)) {
+        if (w == "baseline") {
+          mask |= 1u;
+        } else if (int id = cpud_feature_by_name(w.c_str())) {
+          mask |= UINT64_C(1) << id;
+        }
+      }
+    }
+    closedir(d);
+  }
+  if (!any) {
+    mask = 1u
+#define CPUD__D(NAME) | CPUD_BIT(NAME)
+           CPUD_WITH_DISPATCH(CPUD__D)
+#undef CPUD__D
+        ;
+  }
+  std::vector<int> out;
+  for (int id = 0; id <= CPUD_FEATURE_COUNT; ++id)
+    if ((mask >> id) & 1u) out.push_back(id);
+  return out;
+}
+
+const char *target_name(int id) { return id ? cpud_feature_name(id) : "baseline"; }
+
+std::string joined(const std::vector<int> &ids) {
+  std::string s;
+  for (int id : ids) s += (s.empty() ? "" : " ") + std::string(target_name(id));
+  return s;
+}
+
+// Runs argv with the env masks set so that `target` is the best usable one
+// (target < 0: env left as it is), under `qemu_model` when not null.
+// Returns the exit status as a shell shows it (128 + signal).
+int run(char **cmd, int target, const std::vector<int> &all, const char *qemu_model) {
+  std::fflush(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) die(1, "cannot fork: %s", std::strerror(errno));
+  if (pid == 0) {
+    if (target >= 0) {
+      unsetenv(k_env_disable);
+      unsetenv(k_env_enable);
+      if (target > 0) {
+        // ENABLE keeps T, what it implies and the baseline: no higher target.
+        setenv(k_env_enable, cpud_feature_name(target), 1);
+      } else {
+        std::string dis;
+        for (int id : all)
+          if (id) dis += std::string(dis.empty() ? "" : " ") + cpud_feature_name(id);
+        if (!dis.empty()) setenv(k_env_disable, dis.c_str(), 1);
+      }
+    }
+    std::vector<char *> argv;
+    std::string q = CPUD_RUN_QEMU, cpu = "-cpu", model = qemu_model ? qemu_model : "", l = "-L",
+                sysroot = CPUD_RUN_SYSROOT;
+    if (qemu_model) {
+      // Programs a scripted test starts can run under the model too.
+      std::string wrapper = q + " -cpu " + model + (sysroot.empty() ? "" : " -L " + sysroot);
+      setenv("MESON_EXE_WRAPPER", wrapper.c_str(), 1);
+      argv.push_back(&q[0]);
+      argv.push_back(&cpu[0]);
+      argv.push_back(&model[0]);
+      if (!sysroot.empty()) {
+        argv.push_back(&l[0]);
+        argv.push_back(&sysroot[0]);
+      }
+    }
+    for (char **a = cmd; *a; ++a) argv.push_back(*a);
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    std::fprintf(stderr, "cpudispatch-run: cannot run %s: %s\n", argv[0], std::strerror(errno));
+    _exit(127);
+  }
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+std::string describe(int status) {
+  char buf[64];
+  if (status > 128 && status < 128 + 65) {
+    const char *sig = status - 128 == SIGILL ? "SIGILL" : status - 128 == SIGSEGV ? "SIGSEGV"
+                      : status - 128 == SIGABRT ? "SIGABRT" : nullptr;
+    if (sig) {
+      std::snprintf(buf, sizeof buf, "killed by %s", sig);
+    } else {
+      std::snprintf(buf, sizeof buf, "killed by signal %d", status - 128);
+    }
+  } else {
+    std::snprintf(buf, sizeof buf, "exit %d", status);
+  }
+  return buf;
+}
+
+bool on_path(const char *prog) {
+  const char *path = std::getenv("PATH");
+  if (std::strchr(prog, '/')) return access(prog, X_OK) == 0;
+  std::string p = path ? path : "";
+  std::size_t start = 0;
+  while (start <= p.size()) {
+    std::size_t end = p.find(':', start);
+    if (end == std::string::npos) end = p.size();
+    std::string f = p.substr(start, end - start) + "/" + prog;
+    if (access(f.c_str(), X_OK) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+// One run per item; the summary lines go to stderr, where meson's test log
+// (and --print-errorlogs) shows them.
+struct tally {
+  std::string failed, ran, skipped;
+  void add(std::string &to, const char *name) { to += (to.empty() ? "" : " ") + std::string(name); }
+};
+
+int finish(const tally &t, const char *what) {
+  if (!t.failed.empty()) {
+    std::fprintf(stderr, "cpudispatch-run: FAILED under %s %s\n", what == std::string("target") ? "targets" : "models",
+                 t.failed.c_str());
+    return 1;
+  }
+  if (t.ran.empty()) {
+    std::fprintf(stderr, "cpudispatch-run: every %s was skipped\n", what);
+    return k_exit_skip;
+  }
+  std::fprintf(stderr, "cpudispatch-run: ok under %s %s%s%s\n", what == std::string("target") ? "targets" : "models",
+               t.ran.c_str(), t.skipped.empty() ? "" : "; skipped: ", t.skipped.c_str());
+  return 0;
+}
+
+int each_target(char **cmd, const std::vector<int> &all) {
+  tally t;
+  const std::uint64_t detected = cpud_detected_mask();
+  for (int id : all) {
+    const char *name = target_name(id);
+    if (id && !((detected >> id) & 1u)) {
+      std::fprintf(stderr, "cpudispatch-run: %s skipped: this CPU lacks it\n", name);
+      t.add(t.skipped, name);
+      continue;
+    }
+    std::fprintf(stderr, "cpudispatch-run: == target %s ==\n", name);
+    int st = run(cmd, id, all, nullptr);
+    if (st == 0) {
+      std::fprintf(stderr, "cpudispatch-run: %s ok\n", name);
+      t.add(t.ran, name);
+    } else if (st == k_exit_skip) {
+      std::fprintf(stderr, "cpudispatch-run: %s skipped (the command exited 77)\n", name);
+      t.add(t.skipped, name);
+    } else {
+      std::fprintf(stderr, "cpudispatch-run: %s FAILED (%s)\n", name, describe(st).c_str());
+      t.add(t.failed, name);
+    }
+  }
+  return finish(t, "target");
+}
+
+int under_model(char **cmd, const char *model, tally *t) {
+  std::fprintf(stderr, "cpudispatch-run: == cpu %s ==\n", model);
+  int st = run(cmd, -1, {}, model);
+  if (st == 0) {
+    std::fprintf(stderr, "cpudispatch-run: %s ok\n", model);
+    if (t) t->add(t->ran, model);
+  } else if (st == k_exit_below) {
+    std::fprintf(stderr, "cpudispatch-run: %s skipped: below this build's baseline (the program exited %d)\n", model,
+                 k_exit_below);
+    if (t) t->add(t->skipped, model);
+    st = k_exit_skip;
+  } else if (st == k_exit_skip) {
+    std::fprintf(stderr, "cpudispatch-run: %s skipped (the command exited 77)\n", model);
+    if (t) t->add(t->skipped, model);
+  } else {
+    std::fprintf(stderr, "cpudispatch-run: %s FAILED (%s)\n", model, describe(st).c_str());
+    if (t) t->add(t->failed, model);
+  }
+  return st;
+}
+
+void need_qemu() {
+  if (!on_path(CPUD_RUN_QEMU))
+    die(k_exit_skip, "%s is not installed (Debian: apt-get install qemu-user); nothing was run", CPUD_RUN_QEMU);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  const std::vector<std::string> models = words(CPUD_RUN_MODELS);
+  std::string mode, value;
+  int i = 1;
+  for (; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") {
+      ++i;
+      break;
+    }
+    if (a == "-h" || a == "--help") {
+      usage(stdout);
+      return 0;
+    }
+    if (!mode.empty()) die(k_exit_usage, "%s after %s: give one mode", a.c_str(), mode.c_str());
+    if (a == "--target" || a == "--cpu") {
+      if (i + 1 >= argc) die(k_exit_usage, "%s needs a value", a.c_str());
+      mode = a;
+      value = argv[++i];
+    } else if (a == "--each-target" || a == "--each-cpu" || a == "--list-targets" || a == "--list-cpus") {
+      mode = a;
+    } else {
+      usage(stderr);
+      die(k_exit_usage, "unknown argument \"%s\"", a.c_str());
+    }
+  }
+  if (mode.empty()) {
+    usage(stderr);
+    die(k_exit_usage, "no mode given");
+  }
+  const std::vector<int> all = compiled_targets();
+  if (mode == "--list-targets") {
+    std::printf("%s\n", joined(all).c_str());
+    return 0;
+  }
+  if (mode == "--list-cpus") {
+    std::printf("%s\n", CPUD_RUN_MODELS);
+    return 0;
+  }
+  if (i >= argc) die(k_exit_usage, "no command given after --");
+  char **cmd = argv + i;
+
+  if (mode == "--target") {
+    int id = value == "baseline" || value == "BASELINE" ? 0 : cpud_feature_by_name(value.c_str());
+    if (!id && value != "baseline" && value != "BASELINE") {
+      std::string valid = "baseline";
+      for (int f = 1; f <= CPUD_FEATURE_COUNT; ++f) valid += std::string(" ") + cpud_feature_name(f);
+      die(k_exit_unknown, "unknown target \"%s\"; valid names on " CPUD_ARCH ": %s", value.c_str(), valid.c_str());
+    }
+    bool compiled = false;
+    for (int t : all) compiled = compiled || t == id;
+    if (!compiled)
+      die(k_exit_not_compiled, "no dispatch source of this build was compiled for %s; compiled targets: %s",
+          target_name(id), joined(all).c_str());
+    if (id && !((cpud_detected_mask() >> id) & 1u)) {
+      std::fprintf(stderr, "cpudispatch-run: %s skipped: this CPU lacks it\n", target_name(id));
+      return k_exit_skip;
+    }
+    return run(cmd, id, all, nullptr);
+  }
+  if (mode == "--each-target") return each_target(cmd, all);
+  if (mode == "--cpu") {
+    if (!contains(models, value))
+      die(k_exit_unknown, "unknown CPU model \"%s\"; models for " CPUD_ARCH ": %s", value.c_str(), CPUD_RUN_MODELS);
+    need_qemu();
+    return under_model(cmd, value.c_str(), nullptr);
+  }
+  // --each-cpu
+  if (models.empty()) die(k_exit_skip, "no emulated CPU models are listed for %s; nothing was run", CPUD_ARCH);
+  need_qemu();
+  tally t;
+  for (const auto &m : models) under_model(cmd, m.c_str(), &t);
+  return finish(t, "model");
+}
