@@ -56,7 +56,6 @@ CASES = {
     'clang-debug': dict(cc='clang', cxx='clang++', buildtype='debug', sigill=True),
     'clang-release': dict(cc='clang', cxx='clang++', buildtype='release', sigill=True),
 }
-MODELS = ['qemu64', 'core2duo', 'Nehalem', 'SandyBridge', 'Haswell']
 CONTROL_MODEL = 'Nehalem'
 
 # The fixture's x86 targets (ascending interest), its sources in the order of
@@ -77,16 +76,23 @@ TARGET_NEEDS = {
     'X86_V3': V3,
     'AVX512_SKX': V3 | {'avx512f', 'avx512cd', 'avx512bw', 'avx512dq', 'avx512vl'},
 }
-# qemu 7.2's models (target/i386/cpu.c), the features above only: qemu64 is
-# SSE3, core2duo adds SSSE3, Nehalem SSE4.1/4.2 and POPCNT, SandyBridge AVX
-# (no AVX2, no F16C), Haswell AVX2 FMA BMI1/2 F16C MOVBE LZCNT. None has
-# AVX-512 (TCG cannot).
-_Q64 = {'sse', 'sse2', 'pni', 'cx16', 'lahf_lm'}
-_C2D = _Q64 | {'ssse3'}
-_NHM = _C2D | {'sse4_1', 'sse4_2', 'popcnt'}
-_SNB = _NHM | {'avx'}
-_HSW = _SNB | {'avx2', 'bmi1', 'bmi2', 'f16c', 'fma', 'abm', 'movbe'}
-MODEL_FLAGS = {'qemu64': _Q64, 'core2duo': _C2D, 'Nehalem': _NHM, 'SandyBridge': _SNB, 'Haswell': _HSW}
+
+
+def x86_models():
+    """The x86 models and their features (/proc/cpuinfo spelling) from the
+    project's one list, src/run/qemu-models.txt: facts about qemu's models,
+    not derived from cpudispatch's tables. None has AVX-512 (TCG cannot)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'src', 'run', 'qemu-models.txt')
+    models = {}
+    for line in open(path, encoding='utf-8'):
+        w = line.split()
+        if len(w) >= 4 and w[0] == 'x86_64':
+            models[w[3]] = set(w[4:])
+    return models
+
+
+MODEL_FLAGS = x86_models()
+MODELS = list(MODEL_FLAGS)
 
 # The planted shared functions in the check's message: fx::pairwise_sum
 # (shared.h) or a part of std::sort<float*> (std::__introsort_loop<float*,
