@@ -29,7 +29,7 @@ source_hash = {sha256}
 
 [provide]
 dependency_names = cpudispatch
-program_names = cpudispatch-info
+program_names = cpudispatch-info, cpudispatch-run
 '''
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

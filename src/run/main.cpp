@@ -298,14 +298,11 @@ int main(int argc, char **argv) {
     } else if (a == "--each-target" || a == "--each-cpu" || a == "--list-targets" || a == "--list-cpus") {
       mode = a;
     } else {
-      usage(stderr);
-      die(k_exit_usage, "unknown argument \"%s\"", a.c_str());
+      die(k_exit_usage, "unknown argument \"%s\" (see cpudispatch-run --help)", a.c_str());
     }
   }
-  if (mode.empty()) {
-    usage(stderr);
-    die(k_exit_usage, "no mode given");
-  }
+  if (mode.empty())
+    die(k_exit_usage, "no mode given: --target T, --each-target, --cpu MODEL or --each-cpu (see --help)");
   const std::vector<int> all = compiled_targets();
   if (mode == "--list-targets") {
     std::printf("%s\n", joined(all).c_str());

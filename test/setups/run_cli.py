@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""cpudispatch-run's own contract: the statuses and one-line messages of
+docs/testing-your-code.md, what each mode sets in the environment, and how
+it reports runs.   run_cli.py CPUDISPATCH_RUN TARGETS_TXT ENV_PREFIX"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+run_exe, targets_txt, prefix = sys.argv[1:4]
+DIS, EN = prefix + '_DISABLE_CPU_FEATURES', prefix + '_ENABLE_CPU_FEATURES'
+failures = []
+
+
+def run(args, env_extra=None, path=None):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(prefix + '_')}
+    env.update(env_extra or {})
+    if path is not None:
+        env['PATH'] = path
+    return subprocess.run([run_exe] + args, capture_output=True, text=True, env=env)
+
+
+def expect(args, status, needle, one_line=True, **kw):
+    r = run(args, **kw)
+    lines = r.stderr.strip().splitlines()
+    ok = r.returncode == status and needle in r.stderr
+    if one_line:
+        ok = ok and len(lines) == 1 and lines[0].startswith('cpudispatch-run: ') and r.stdout == ''
+    print('%-70s -> %d %s' % (' '.join(args)[:70], r.returncode, 'ok' if ok else 'WRONG'))
+    if not ok:
+        failures.append('%s: expected status %d and %s%r, got %d:\n%s%s'
+                        % (args, status, 'one line with ' if one_line else '', needle, r.returncode, r.stdout,
+                           r.stderr))
+    return r
+
+
+feature_names = [l.split()[1] for l in open(targets_txt) if l.startswith('feature ')]
+arch = [l.split()[1] for l in open(targets_txt) if l.startswith('arch ')][0]
+compiled = run(['--list-targets']).stdout.split()
+models = run(['--list-cpus']).stdout.split()
+if not compiled or compiled[0] != 'baseline':
+    failures.append('--list-targets should start with baseline: %r' % compiled)
+
+# Bad input: one line, a distinct status each.
+expect([], 64, 'no mode given')
+expect(['--zap', '--', 'true'], 64, 'unknown argument "--zap"')
+expect(['--each-target'], 64, 'no command given after --')
+expect(['--target'], 64, '--target needs a value')
+expect(['--target', 'avx9', '--', 'true'], 65, 'unknown target "avx9"; valid names on %s: baseline ' % arch)
+expect(['--cpu', 'Pentium9', '--', 'true'], 65, 'unknown CPU model "Pentium9"; models for %s: %s'
+       % (arch, ' '.join(models)))
+absent = [f for f in feature_names if f not in compiled]
+if absent:
+    expect(['--target', absent[-1], '--', 'true'], 66,
+           'no dispatch source of this build was compiled for %s; compiled targets: %s'
+           % (absent[-1], ' '.join(compiled)))
+
+# --target: the env it sets, whatever the caller had set; status passthrough.
+show = ['sh', '-c', 'echo "D=${%s-unset} E=${%s-unset}"' % (DIS, EN)]
+top = compiled[-1]
+r = run(['--target', top, '--'] + show, env_extra={DIS: 'x', EN: 'y'})
+if r.returncode == 0 and r.stdout.strip() != 'D=unset E=%s' % top:
+    failures.append('--target %s should set only %s=%s, got %r' % (top, EN, top, r.stdout))
+r = run(['--target', 'baseline', '--'] + show)
+if r.stdout.strip() != 'D=%s E=unset' % ' '.join(compiled[1:]) and len(compiled) > 1:
+    failures.append('--target baseline should disable every compiled target, got %r' % r.stdout)
+r = run(['--target', 'baseline', '--', 'sh', '-c', 'exit 3'])
+if r.returncode != 3:
+    failures.append('--target: the command exit status 3 should pass through, got %d' % r.returncode)
+r = run(['--target', 'baseline', '--', 'sh', '-c', 'kill -ILL $$'])
+if r.returncode != 128 + 4:
+    failures.append('--target: a command killed by SIGILL should give 132, got %d' % r.returncode)
+
+# --each-target: one line per target, the failing one named, 77 when all skip.
+if len(compiled) > 1:
+    bad = compiled[1]
+    r = run(['--each-target', '--', 'sh', '-c', 'test "${%s-}" != %s' % (EN, bad)])
+    if (r.returncode != 1 or 'cpudispatch-run: %s FAILED (exit 1)' % bad not in r.stderr
+            or 'FAILED under targets %s\n' % bad not in r.stderr or 'baseline ok' not in r.stderr):
+        failures.append('--each-target should fail naming only %s:\n%s' % (bad, r.stderr))
+r = run(['--each-target', '--', 'sh', '-c', 'exit 77'])
+if r.returncode != 77 or 'every target was skipped' not in r.stderr:
+    failures.append('--each-target with every run skipped should exit 77:\n%s' % r.stderr)
+
+# --cpu: qemu missing is a skip with one line; status 69 (below the baseline)
+# is a skip; the model runs the program.
+with tempfile.TemporaryDirectory() as empty:
+    expect(['--cpu', models[0], '--', '/bin/true'], 77, 'is not installed', path=empty)
+if shutil.which('qemu-' + arch):  # the host arch's qemu-user (this test runs in native builds only)
+    r = run(['--cpu', models[0], '--', '/bin/sh', '-c', 'exit 69'])
+    if r.returncode != 77 or 'skipped: below this build\'s baseline' not in r.stderr:
+        failures.append('--cpu: status 69 should be reported as a skip (77):\n%s' % r.stderr)
+    r = run(['--each-cpu', '--', '/bin/sh', '-c', 'exit 0'])
+    if r.returncode != 0 or 'ok under models %s' % ' '.join(models) not in r.stderr:
+        failures.append('--each-cpu should run every model:\n%s' % r.stderr)
+
+if failures:
+    print('\n'.join('FAIL: ' + f for f in failures))
+    sys.exit(1)
+print('PASS')
