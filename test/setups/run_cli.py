@@ -94,6 +94,20 @@ if shutil.which('qemu-' + arch):  # the host arch's qemu-user (this test runs in
     r = run(['--each-cpu', '--', '/bin/sh', '-c', 'exit 0'])
     if r.returncode != 0 or 'ok under models %s' % ' '.join(models) not in r.stderr:
         failures.append('--each-cpu should run every model:\n%s' % r.stderr)
+    # cpudispatch-run itself on the lowest model: the highest compiled target
+    # is one that CPU lacks: --target skips (77), --each-target says so.
+    if len(compiled) > 1:
+        low = ['qemu-' + arch, '-cpu', models[0], run_exe]
+        env = {k: v for k, v in os.environ.items() if not k.startswith(prefix + '_')}
+        r = subprocess.run(low + ['--target', compiled[-1], '--', '/bin/true'], capture_output=True, text=True,
+                           env=env)
+        if r.returncode != 77 or '%s skipped: this CPU lacks it' % compiled[-1] not in r.stderr:
+            failures.append('--target %s on %s should be a skip (77):\n%s' % (compiled[-1], models[0], r.stderr))
+        r = subprocess.run(low + ['--each-target', '--', '/bin/true'], capture_output=True, text=True, env=env)
+        if (r.returncode != 0 or '%s skipped: this CPU lacks it' % compiled[-1] not in r.stderr
+                or 'baseline ok' not in r.stderr):
+            failures.append('--each-target on %s should skip %s and run the baseline:\n%s'
+                            % (models[0], compiled[-1], r.stderr))
 
 if failures:
     print('\n'.join('FAIL: ' + f for f in failures))
