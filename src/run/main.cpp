@@ -4,6 +4,8 @@
 // as the exe_wrapper of the test setups the subproject exports
 // (docs/testing-your-code.md lists the statuses and messages).
 #include <dirent.h>
+#include <elf.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -121,6 +123,75 @@ std::string joined(const std::vector<int> &ids) {
   return s;
 }
 
+bool on_path(const char *prog, std::string *found = nullptr) {
+  if (std::strchr(prog, '/')) {
+    if (found) *found = prog;
+    return access(prog, X_OK) == 0;
+  }
+  const char *path = std::getenv("PATH");
+  std::string p = path ? path : "";
+  std::size_t start = 0;
+  while (start <= p.size()) {
+    std::size_t end = p.find(':', start);
+    if (end == std::string::npos) end = p.size();
+    std::string f = p.substr(start, end - start) + "/" + prog;
+    if (access(f.c_str(), X_OK) == 0) {
+      if (found) *found = f;
+      return true;
+    }
+    start = end + 1;
+  }
+  return false;
+}
+
+#if defined(__x86_64__)
+constexpr unsigned k_own_machine = EM_X86_64;
+#elif defined(__aarch64__)
+constexpr unsigned k_own_machine = EM_AARCH64;
+#elif defined(__powerpc64__)
+constexpr unsigned k_own_machine = EM_PPC64;
+#elif defined(__s390x__)
+constexpr unsigned k_own_machine = EM_S390;
+#elif defined(__riscv)
+constexpr unsigned k_own_machine = EM_RISCV;
+#else
+constexpr unsigned k_own_machine = EM_NONE;
+#endif
+
+// True when `prog` is an ELF program of the arch cpudispatch-run is built
+// for: what qemu-ARCH runs. A script or a build-machine program (a cross
+// build's Python, a pyenv shim) is not: it runs as it is, and the programs
+// it starts through MESON_EXE_WRAPPER get the model.
+bool own_arch_program(const char *prog) {
+  std::string path;
+  if (k_own_machine == EM_NONE || !on_path(prog, &path)) return false;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  unsigned char h[20] = {};
+  bool full = read(fd, h, sizeof h) == static_cast<ssize_t>(sizeof h);
+  close(fd);
+  if (!full || std::memcmp(h, ELFMAG, SELFMAG) != 0) return false;
+  unsigned machine = h[EI_DATA] == ELFDATA2MSB ? (h[18] << 8 | h[19]) : (h[19] << 8 | h[18]);
+  return machine == k_own_machine;
+}
+
+// The basename of argv[0] names this arch's qemu-user (qemu-aarch64,
+// qemu-aarch64-static): the command already runs under emulation, as a
+// cross build's exe_wrapper makes every test do.
+bool is_our_qemu(const char *prog) {
+  const char *base = std::strrchr(prog, '/');
+  base = base ? base + 1 : prog;
+  return std::strncmp(base, CPUD_RUN_QEMU, std::strlen(CPUD_RUN_QEMU)) == 0;
+}
+
+// qemu-user's options that take no value (7.2: linux-user/main.c); every
+// other option takes one.
+bool is_qemu_flag(const char *o) {
+  for (const char *f : {"-h", "-help", "-version", "-singlestep", "-one-insn-per-tb", "-strace"})
+    if (!std::strcmp(o, f)) return true;
+  return false;
+}
+
 // Runs argv with the env masks set so that `target` is the best usable one
 // (target < 0: env left as it is), under `qemu_model` when not null.
 // Returns the exit status as a shell shows it (128 + signal).
@@ -145,19 +216,34 @@ int run(char **cmd, int target, const std::vector<int> &all, const char *qemu_mo
     std::vector<char *> argv;
     std::string q = CPUD_RUN_QEMU, cpu = "-cpu", model = qemu_model ? qemu_model : "", l = "-L",
                 sysroot = CPUD_RUN_SYSROOT;
+    char **rest = cmd;
     if (qemu_model) {
       // Programs a scripted test starts can run under the model too.
       std::string wrapper = q + " -cpu " + model + (sysroot.empty() ? "" : " -L " + sysroot);
       setenv("MESON_EXE_WRAPPER", wrapper.c_str(), 1);
-      argv.push_back(&q[0]);
-      argv.push_back(&cpu[0]);
-      argv.push_back(&model[0]);
-      if (!sysroot.empty()) {
-        argv.push_back(&l[0]);
-        argv.push_back(&sysroot[0]);
+      if (is_our_qemu(cmd[0])) {
+        // Already emulated (a cross build's exe_wrapper): its options stay,
+        // and -cpu MODEL goes last before the program, as qemu-user takes
+        // the last -cpu it is given.
+        argv.push_back(*rest++);
+        while (*rest && (*rest)[0] == '-' && std::strcmp(*rest, "--") != 0) {
+          const char *o = (*rest)[1] == '-' ? *rest + 1 : *rest;  // qemu reads --opt as -opt
+          argv.push_back(*rest++);
+          if (!is_qemu_flag(o) && *rest) argv.push_back(*rest++);  // the option's value
+        }
+        argv.push_back(&cpu[0]);
+        argv.push_back(&model[0]);
+      } else if (own_arch_program(cmd[0])) {
+        argv.push_back(&q[0]);
+        argv.push_back(&cpu[0]);
+        argv.push_back(&model[0]);
+        if (!sysroot.empty()) {
+          argv.push_back(&l[0]);
+          argv.push_back(&sysroot[0]);
+        }
       }
     }
-    for (char **a = cmd; *a; ++a) argv.push_back(*a);
+    for (char **a = rest; *a; ++a) argv.push_back(*a);
     argv.push_back(nullptr);
     execvp(argv[0], argv.data());
     std::fprintf(stderr, "cpudispatch-run: cannot run %s: %s\n", argv[0], std::strerror(errno));
@@ -183,21 +269,6 @@ std::string describe(int status) {
     std::snprintf(buf, sizeof buf, "exit %d", status);
   }
   return buf;
-}
-
-bool on_path(const char *prog) {
-  const char *path = std::getenv("PATH");
-  if (std::strchr(prog, '/')) return access(prog, X_OK) == 0;
-  std::string p = path ? path : "";
-  std::size_t start = 0;
-  while (start <= p.size()) {
-    std::size_t end = p.find(':', start);
-    if (end == std::string::npos) end = p.size();
-    std::string f = p.substr(start, end - start) + "/" + prog;
-    if (access(f.c_str(), X_OK) == 0) return true;
-    start = end + 1;
-  }
-  return false;
 }
 
 // One run per item; the summary lines go to stderr, where meson's test log
