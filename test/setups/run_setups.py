@@ -1,19 +1,26 @@
 #!/usr/bin/env python3
 """cpudispatch's test setups, the way a consumer uses them: test/setups/fixture
-(cpudispatch as its subproject, a C test and a gtest-protocol test of its own)
-configured once, then reconfigured with each planted bug:
+(a C test and, where gtest is found, a gtest-protocol test of its own), with
+cpudispatch from a release wrap (tools/make-wrap.py, --wrap-mode=nodownload),
+configured once and reconfigured with each planted fault:
 
-  none           plain `meson test`, `--setup cpudispatch:each_target` and
-                 `--setup cpudispatch:each_cpu` all pass;
-  avx2-wrong     the AVX2 build alone returns a wrong sum: plain `meson test`
-                 passes on a host with AVX-512 (it never runs the AVX2 build),
-                 each_target fails naming AVX2 in the test log, each_cpu
-                 fails naming Haswell (the model whose best target is AVX2),
-                 and the target_AVX2 / cpu_Haswell setups fail;
-  baseline-avx2  baseline code compiled with -mavx2: each_cpu fails naming
-                 Nehalem (killed by SIGILL), and cpu_Nehalem fails.
+  none     plain `meson test`, `--setup cpudispatch:each_target` and
+           `--setup cpudispatch:each_cpu` pass, naming every target and model;
+  wrong    one target's build alone returns a wrong sum (AVX2; ASIMDDP):
+           plain `meson test` passes where a higher target hides it (an
+           AVX-512 host; qemu's default aarch64 CPU, which has SVE),
+           each_target fails naming that target in the test log, each_cpu
+           fails naming exactly the models whose best target it is (Haswell;
+           cortex-a76), target_<T> and cpu_<model> fail, a lower target and
+           model pass;
+  helper   baseline code compiled above the baseline (-mavx2; +sve):
+           each_cpu fails naming the models that lack it, killed by SIGILL,
+           and a model that has it passes;
+  none     again: the fault removed, every setup passes.
 
-  run_setups.py SOURCE_ROOT   (exit 0 pass, 1 fail, 77 skip: no qemu-x86_64)
+  run_setups.py SOURCE_ROOT BUILD_DIR CASE   (CASE: x86_64 native, aarch64
+  cross-built and run under qemu-aarch64; exit 0 pass, 1 fail, 77 skip)
+BUILD_DIR is a configured build of SOURCE_ROOT (make-wrap.py reads its version).
 """
 import json
 import os
@@ -23,9 +30,33 @@ import subprocess
 import sys
 import tempfile
 
-root = os.path.abspath(sys.argv[1])
+root, wrap_build, case = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 here = os.path.dirname(os.path.abspath(__file__))
 failures = []
+
+CASES = {
+    'x86_64': {
+        'cross': None, 'qemu': 'qemu-x86_64', 'dispatch': 'sse42 avx2 avx512_skx',
+        'wrong': 'AVX2', 'lower_target': 'SSE42', 'wrong_models': ['Haswell'], 'lower_model': 'Nehalem',
+        'helper_args': ['-mavx2', '-O3'], 'helper_needs': 'avx2', 'gtest': True,
+    },
+    'aarch64': {
+        'cross': 'aarch64-linux-gnu', 'qemu': 'qemu-aarch64', 'dispatch': 'asimdhp asimddp sve',
+        'wrong': 'ASIMDDP', 'lower_target': 'ASIMDHP', 'wrong_models': ['cortex-a76'], 'lower_model': 'cortex-a53',
+        'helper_args': ['-march=armv8.2-a+sve', '-O3'], 'helper_needs': 'sve', 'gtest': False,
+    },
+}
+C = CASES[case]
+
+
+def models():
+    """The arch's models and their features, from the one models file."""
+    out = []
+    for line in open(os.path.join(root, 'src', 'run', 'qemu-models.txt')):
+        w = line.split()
+        if len(w) >= 4 and w[0] == case:
+            out.append((w[3], set(w[4:])))
+    return out
 
 
 def sh(cmd, cwd=None):
@@ -45,7 +76,11 @@ def meson_test(build, setup=None):
     return r.returncode, out
 
 
-def has_avx512_skx():
+def host_hides(target):
+    """True when a plain run's best target is above `target` (so a plain
+    `meson test` never runs its build)."""
+    if case == 'aarch64':
+        return True  # qemu-aarch64's default CPU ("max") has SVE
     flags = set()
     for line in open('/proc/cpuinfo'):
         if line.startswith('flags'):
@@ -56,8 +91,8 @@ def has_avx512_skx():
 
 def expect(build, setup, ok, needles=(), what=''):
     rc, out = meson_test(build, setup)
-    label = '%s: meson test%s' % (what, ' --setup ' + setup if setup else '')
-    print('%-60s -> %s' % (label, 'pass' if rc == 0 else 'fail (%d)' % rc))
+    label = '%s %s: meson test%s' % (case, what, ' --setup ' + setup if setup else '')
+    print('%-72s -> %s' % (label, 'pass' if rc == 0 else 'fail (%d)' % rc))
     if (rc == 0) != ok:
         failures.append('%s: expected %s, got status %d\n%s' % (label, 'a pass' if ok else 'a failure', rc,
                                                                 out[-3000:]))
@@ -67,47 +102,80 @@ def expect(build, setup, ok, needles=(), what=''):
             failures.append('%s: the log does not say %r\n%s' % (label, n, out[-3000:]))
 
 
+def configure(b, **opts):
+    args = ['-D%s=%s' % kv for kv in opts.items()]
+    r = sh(['meson', 'configure', b] + args)
+    if r.returncode != 0:
+        failures.append('meson configure %s: %s' % (' '.join(args), r.stdout + r.stderr))
+    return r.returncode == 0
+
+
+def run_case(tmp):
+    proj = os.path.join(tmp, 'fixture')
+    shutil.copytree(os.path.join(here, 'fixture'), proj)
+    sub = os.path.join(proj, 'subprojects')
+    os.makedirs(sub)
+    r = sh([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), wrap_build, sub, '--allow-dirty'])
+    if r.returncode != 0:
+        failures.append('make-wrap.py: ' + r.stdout + r.stderr)
+        return
+    b = os.path.join(tmp, 'b')
+    cross = ['--cross-file', os.path.join(root, 'cross', C['cross'] + '.txt')] if C['cross'] else []
+    r = sh(['meson', 'setup', b, proj, '--wrap-mode=nodownload', '-Dcpudispatch:cpu-dispatch=' + C['dispatch']]
+           + cross)
+    if r.returncode != 0:
+        failures.append('meson setup: ' + (r.stdout + r.stderr)[-3000:])
+        return
+    if not os.path.isdir(os.path.join(sub, 'cpudispatch-' + open(os.path.join(sub, 'cpudispatch.wrap')).read()
+                                      .split('directory = cpudispatch-')[1].split()[0])):
+        failures.append('the release wrap was not unpacked into subprojects/')
+    tests = sh(['meson', 'test', '-C', b, '--list']).stdout.split()
+    if C['gtest'] and not any(t.endswith('sum-gtest') for t in tests):
+        failures.append('the gtest-protocol test is not defined (is libgtest-dev installed?): %s' % tests)
+    all_models = models()
+    names = [m for m, _ in all_models]
+    lacking = [m for m, f in all_models if C['helper_needs'] not in f]
+    having = [m for m, f in all_models if C['helper_needs'] in f]
+    for fault in ('none', 'wrong', 'helper', 'none'):
+        if not configure(b, wrong=C['wrong'] if fault == 'wrong' else '',
+                         helper_args=','.join(C['helper_args']) if fault == 'helper' else '[]'):
+            continue
+        if fault == 'none':
+            expect(b, None, True, what=fault)
+            expect(b, 'cpudispatch:each_target', True, [r'cpudispatch-run: ok under targets baseline %s %s'
+                                                        % (C['lower_target'], C['wrong'])], what=fault)
+            expect(b, 'cpudispatch:each_cpu', True, [r'cpudispatch-run: ok under models %s\n' % ' '.join(names)],
+                   what=fault)
+        elif fault == 'wrong':
+            if host_hides(C['wrong']):
+                expect(b, None, True, what=fault)  # the point of the setups: the best target hides the bug
+            expect(b, 'cpudispatch:each_target', False,
+                   [r'%s FAILED \(exit 1\)' % C['wrong'], r'FAILED under targets %s\n' % C['wrong'],
+                    r'%s ok' % C['lower_target']], what=fault)
+            expect(b, 'cpudispatch:target_' + C['wrong'], False, what=fault)
+            expect(b, 'cpudispatch:target_' + C['lower_target'], True, what=fault)
+            expect(b, 'cpudispatch:each_cpu', False,
+                   [r'%s FAILED \(exit 1\)' % m for m in C['wrong_models']]
+                   + [r'FAILED under models %s\n' % ' '.join(C['wrong_models']), r'%s ok' % C['lower_model']],
+                   what=fault)
+            expect(b, 'cpudispatch:cpu_' + C['wrong_models'][0].replace('-', '_'), False, what=fault)
+        else:
+            expect(b, 'cpudispatch:each_cpu', False,
+                   [r'%s FAILED \(killed by SIGILL\)' % m for m in lacking]
+                   + [r'FAILED under models %s\n' % ' '.join(lacking)] + [r'%s ok' % m for m in having],
+                   what=fault)
+            expect(b, 'cpudispatch:cpu_' + lacking[0].replace('-', '_'), False, what=fault)
+            expect(b, 'cpudispatch:cpu_' + having[0].replace('-', '_'), True, what=fault)
+
+
 def main():
-    if not shutil.which('qemu-x86_64'):
-        print('SKIP: qemu-x86_64 is not installed')
+    need = [C['qemu']] + ([C['cross'] + '-gcc'] if C['cross'] else [])
+    missing = [n for n in need if not shutil.which(n)]
+    if missing:
+        print('SKIP: not installed: ' + ' '.join(missing))
         return 77
     with tempfile.TemporaryDirectory() as tmp:
-        proj = os.path.join(tmp, 'fixture')
-        shutil.copytree(os.path.join(here, 'fixture'), proj)
-        os.makedirs(os.path.join(proj, 'subprojects'))
-        os.symlink(root, os.path.join(proj, 'subprojects', 'cpudispatch'))
-        b = os.path.join(tmp, 'b')
-        r = sh(['meson', 'setup', b, proj, '-Dcpudispatch:cpu-dispatch=sse42 avx2 avx512_skx'])
-        if r.returncode != 0:
-            print(r.stdout + r.stderr)
-            return 1
-        for bug in ('none', 'avx2-wrong', 'baseline-avx2', 'none'):
-            r = sh(['meson', 'configure', b, '-Dbug=' + bug])
-            if r.returncode != 0:
-                failures.append('meson configure -Dbug=%s: %s' % (bug, r.stdout + r.stderr))
-                continue
-            if bug == 'none':
-                expect(b, None, True, what=bug)
-                expect(b, 'cpudispatch:each_target', True,
-                       [r'cpudispatch-run: ok under targets baseline SSE42 AVX2'], what=bug)
-                expect(b, 'cpudispatch:each_cpu', True,
-                       [r'cpudispatch-run: ok under models qemu64 core2duo Nehalem SandyBridge Haswell'], what=bug)
-            elif bug == 'avx2-wrong':
-                if has_avx512_skx():
-                    # The point of the setups: the host's best target hides the bug.
-                    expect(b, None, True, what=bug)
-                expect(b, 'cpudispatch:each_target', False,
-                       [r'AVX2 FAILED \(exit 1\)', r'FAILED under targets AVX2\n', r'SSE42 ok'], what=bug)
-                expect(b, 'cpudispatch:target_AVX2', False, what=bug)
-                expect(b, 'cpudispatch:target_SSE42', True, what=bug)
-                expect(b, 'cpudispatch:each_cpu', False,
-                       [r'Haswell FAILED \(exit 1\)', r'FAILED under models Haswell\n', r'Nehalem ok'], what=bug)
-                expect(b, 'cpudispatch:cpu_Haswell', False, what=bug)
-            else:
-                expect(b, 'cpudispatch:each_cpu', False,
-                       [r'Nehalem FAILED \(killed by SIGILL\)', r'Haswell ok'], what=bug)
-                expect(b, 'cpudispatch:cpu_Nehalem', False, what=bug)
-                expect(b, 'cpudispatch:cpu_Haswell', True, what=bug)
+        run_case(tmp)
     if failures:
         print('\n'.join('FAIL: ' + f for f in failures))
         return 1
