@@ -5,18 +5,25 @@
            example's subprojects/, `meson setup --wrap-mode=nodownload`, with
            default options, -Dcpudispatch:cpu-dispatch=none and
            -Dcpudispatch:disable-optimization=true;
+           The default build's own test also runs under cpudispatch's test
+           setups each_target and each_cpu (every qemu model of the arch):
+           both pass, and each function ran on every target the CPUs select;
+           with --cross, the same in an aarch64 cross build under qemu-aarch64;
   git:     a clone of this repository, the example's committed [wrap-git]
            (it clones the repository's committed HEAD, three levels up).
 Also checks that the example's meson.build holds docs/quickstart.md's
-snippet verbatim.   run_example.py ROOT BUILD_DIR
+snippet verbatim.   run_example.py ROOT BUILD_DIR [--cross]
 """
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
 root, build = sys.argv[1], sys.argv[2]
+with_cross = '--cross' in sys.argv[3:]
 failures = []
 
 
@@ -33,7 +40,7 @@ def docs_block(marker, doc='quickstart.md'):
     return [l for l in block.strip().splitlines() if not l.startswith('```')]
 
 
-def build_and_test(src, name, opts, expect_target=None, offline=True):
+def build_and_test(src, name, opts, expect_target=None, offline=True, run_app=True):
     b = os.path.join(tmp, 'build-' + name)
     r = sh(['meson', 'setup', b, src] + (['--wrap-mode=nodownload'] if offline else []) + opts)
     if r.returncode != 0:
@@ -54,11 +61,76 @@ def build_and_test(src, name, opts, expect_target=None, offline=True):
         failures.append('%s: the default build compiled demo code or printed warnings:\n%s'
                         % (name, '\n'.join(ours + warned)))
     sh(['meson', 'test', '-C', b])
+    if not run_app:  # a cross-built app runs only through meson test
+        return
     out = sh([os.path.join(b, 'app')]).stdout
     print('[%s %s]\n%s' % (name, ' '.join(opts), out), end='')
     picked = [l.split(':', 1)[1].strip() for l in out.splitlines() if l.startswith(('sum', 'axpy'))]
     if 'results match the plain loops' not in out or (expect_target and picked != [expect_target] * 2):
         failures.append('%s: expected both functions on %s:\n%s' % (name, expect_target, out))
+
+
+def models(arch):
+    """The arch's qemu models and their /proc/cpuinfo features, from the one models file."""
+    out = {}
+    for line in open(os.path.join(root, 'src', 'run', 'qemu-models.txt')):
+        w = line.split()
+        if len(w) >= 4 and w[0] == arch:
+            out[w[3]] = set(w[4:])
+    return out
+
+
+def host_flags():
+    for line in open('/proc/cpuinfo'):
+        if line.startswith('flags'):
+            return set(line.split(':', 1)[1].split())
+    return set()
+
+
+# What the example's two functions run on, from facts about the CPUs: each
+# picks the best target of its list (meson.build) that the CPU has.
+AVX512_SKX = {'avx512f', 'avx512cd', 'avx512bw', 'avx512dq', 'avx512vl'}
+X86_V3 = {'avx', 'avx2', 'fma', 'f16c', 'bmi1', 'bmi2', 'abm', 'movbe'}
+PICKS = {
+    'x86_64': {'sum': [('AVX512_SKX', AVX512_SKX | {'avx2', 'fma'}), ('AVX2', {'avx2', 'fma', 'f16c'}),
+                       ('SSE42', {'sse4_2', 'popcnt'})],
+               'axpy': [('X86_V3', X86_V3)]},
+    'aarch64': {'sum': [('ASIMDDP', {'asimddp'})], 'axpy': [('ASIMDHP', {'asimdhp'})]},
+}
+
+
+def picked(arch, fn, flags):
+    return next((t for t, need in PICKS[arch][fn] if need <= flags), 'baseline')
+
+
+def run_setups(b, arch, name):
+    """The example's own test under cpudispatch:each_target and each_cpu:
+    both pass, every model runs, and each function ran on every target the
+    CPUs (the host's for each_target; each model's for each_cpu) select."""
+    cpus = models(arch)
+    want_cpu = {fn: {picked(arch, fn, f) for f in cpus.values()} for fn in PICKS[arch]}
+    if arch == 'x86_64':
+        host = host_flags()
+        want_target = {fn: {'baseline'} | {t for t, need in PICKS[arch][fn] if need <= host} for fn in PICKS[arch]}
+    else:  # qemu-aarch64's default CPU, "max", has every feature of the list
+        want_target = {fn: {'baseline'} | {t for t, _ in PICKS[arch][fn]} for fn in PICKS[arch]}
+    for setup, want, ok_line in (('each_target', want_target, 'ok under targets baseline'),
+                                 ('each_cpu', want_cpu, 'ok under models ' + ' '.join(cpus))):
+        r = sh(['meson', 'test', '-C', b, '--print-errorlogs', '--setup', 'cpudispatch:' + setup])
+        log = os.path.join(b, 'meson-logs', 'testlog-cpudispatch_%s.json' % setup)
+        out = ''
+        if os.path.exists(log):
+            for line in open(log):
+                t = json.loads(line)
+                out += '%s\n%s\n' % (t.get('stdout') or '', t.get('stderr') or '')
+        seen = {fn: set(re.findall(r'^%s +\([^)]*\): +(\S+)$' % fn, out, re.M)) for fn in PICKS[arch]}
+        print('[%s --setup cpudispatch:%s] %s' % (name, setup, ', '.join('%s ran on %s' % (fn, ' '.join(sorted(v)))
+                                                                         for fn, v in seen.items())))
+        if r.returncode != 0 or ok_line not in out:
+            failures.append('%s: meson test --setup cpudispatch:%s did not pass (%r):\n%s'
+                            % (name, setup, ok_line, out[-3000:]))
+        elif seen != want:
+            failures.append('%s: under cpudispatch:%s the functions ran on %s, expected %s' % (name, setup, seen, want))
 
 
 example_build = open(os.path.join(root, 'examples', 'consumer', 'meson.build')).read().splitlines()
@@ -76,6 +148,11 @@ with tempfile.TemporaryDirectory() as tmp:
     sh([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), build, os.path.join(rel, 'subprojects'),
         '--allow-dirty'])
     build_and_test(rel, 'release', [])
+    run_setups(os.path.join(tmp, 'build-release'), 'x86_64', 'release')
+    if with_cross:  # the same through the wrap in a cross build, under qemu-aarch64's models
+        build_and_test(rel, 'release-aarch64', ['--cross-file', os.path.join(root, 'cross', 'aarch64-linux-gnu.txt')],
+                       run_app=False)
+        run_setups(os.path.join(tmp, 'build-release-aarch64'), 'aarch64', 'release-aarch64')
     build_and_test(rel, 'release-dispatch-none', ['-Dcpudispatch:cpu-dispatch=none'], 'baseline')
     build_and_test(rel, 'release-disable-optimization', ['-Dcpudispatch:disable-optimization=true'], 'baseline')
 
