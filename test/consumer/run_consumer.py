@@ -46,6 +46,10 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import cpu_facts  # noqa: E402  (test/cpu_facts.py)
+
 # sigill: whether app_per_source_order must die under Nehalem. Measured: it
 # does in all four. At -O2 std::sort<float*> is no hazard (GCC keeps local
 # .isra clones of its parts, Clang inlines them), but the recursive
@@ -64,34 +68,9 @@ TARGETS = ['baseline', 'SSE42', 'X86_V3', 'AVX512_SKX']
 SOURCES = ['dot', 'sumsq', 'trimmed']
 FUNCTIONS = ['dot', 'sumsq', 'trimmed_sum', 'cascade_sum']
 
-# What each target needs, in /proc/cpuinfo's names (pni = SSE3, abm =
-# LZCNT): SSE4.2 with what it implies; x86-64-v3 (psABI: v2 + AVX AVX2 BMI1
-# BMI2 F16C FMA LZCNT MOVBE); AVX512_SKX = F CD BW DQ VL, on CPUs that all
-# have x86-64-v3.
-SSE42 = {'sse', 'sse2', 'pni', 'ssse3', 'sse4_1', 'sse4_2', 'popcnt'}
-V3 = SSE42 | {'cx16', 'lahf_lm', 'avx', 'avx2', 'bmi1', 'bmi2', 'f16c', 'fma', 'abm', 'movbe'}
-TARGET_NEEDS = {
-    'baseline': set(),
-    'SSE42': SSE42,
-    'X86_V3': V3,
-    'AVX512_SKX': V3 | {'avx512f', 'avx512cd', 'avx512bw', 'avx512dq', 'avx512vl'},
-}
-
-
-def x86_models():
-    """The x86 models and their features (/proc/cpuinfo spelling) from the
-    project's one list, src/run/qemu-models.txt: facts about qemu's models,
-    not derived from cpudispatch's tables. None has AVX-512 (TCG cannot)."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'src', 'run', 'qemu-models.txt')
-    models = {}
-    for line in open(path, encoding='utf-8'):
-        w = line.split()
-        if len(w) >= 4 and w[0] == 'x86_64':
-            models[w[3]] = set(w[4:])
-    return models
-
-
-MODEL_FLAGS = x86_models()
+# What each target needs: facts about the CPUs (test/cpu_facts.py).
+TARGET_NEEDS = {t: cpu_facts.X86_NEEDS[t] for t in TARGETS}
+MODEL_FLAGS = cpu_facts.models('x86_64')  # none has AVX-512 (TCG cannot)
 MODELS = list(MODEL_FLAGS)
 
 # The planted shared functions in the check's message: fx::pairwise_sum
@@ -116,34 +95,6 @@ def best(flags):
     """Targets the CPU with these flags can run, highest first, then
     baseline; the first is the one dispatch must pick."""
     return [t for t in reversed(TARGETS) if TARGET_NEEDS[t] <= flags]
-
-
-LZCNT_PROBE = r'''
-int main(void) {  /* LZCNT is REP BSR: a CPU without it runs BSR (1 -> 0, not 31) */
-  unsigned r, one = 1;
-  __asm__("rep bsr %1, %0" : "=r"(r) : "r"(one) : "cc");
-  return r == 31 ? 0 : 1;
-}
-'''
-
-
-def native_flags(cc, tmp):
-    flags = set()
-    with open('/proc/cpuinfo') as fh:
-        for line in fh:
-            if line.startswith('flags'):
-                flags = set(line.split(':', 1)[1].split())
-                break
-    # Some kernels and sandboxes list neither "abm" nor "lzcnt" although the
-    # CPU has LZCNT (this one's CPUID does): ask the instruction itself.
-    if flags and not flags & {'abm', 'lzcnt'}:
-        src, exe = os.path.join(tmp, 'lzcnt.c'), os.path.join(tmp, 'lzcnt')
-        with open(src, 'w') as fh:
-            fh.write(LZCNT_PROBE)
-        if run([cc, src, '-o', exe]).returncode == 0 and run([exe]).returncode == 0:
-            print('  /proc/cpuinfo lists no "abm" but the CPU runs LZCNT: counted as abm')
-            flags.add('abm')
-    return flags
 
 
 def docs_block(root, marker):
@@ -326,7 +277,7 @@ class Case:
     def check_runs(self):
         print('$ %s/app, then qemu-x86_64 -cpu MODEL %s/app for MODEL in %s' % (self.build, self.build,
                                                                           ' '.join(MODELS)))
-        self.check_app('native', native_flags(self.c['cc'], self.tmp))
+        self.check_app('native', cpu_facts.host_flags(self.c['cc']))
         for model in MODELS:
             self.check_app(model, MODEL_FLAGS[model])
 

@@ -22,6 +22,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import cpu_facts  # noqa: E402  (test/cpu_facts.py)
+
 root, build = sys.argv[1], sys.argv[2]
 with_cross = '--cross' in sys.argv[3:]
 failures = []
@@ -70,31 +74,12 @@ def build_and_test(src, name, opts, expect_target=None, offline=True, run_app=Tr
         failures.append('%s: expected both functions on %s:\n%s' % (name, expect_target, out))
 
 
-def models(arch):
-    """The arch's qemu models and their /proc/cpuinfo features, from the one models file."""
-    out = {}
-    for line in open(os.path.join(root, 'src', 'run', 'qemu-models.txt')):
-        w = line.split()
-        if len(w) >= 4 and w[0] == arch:
-            out[w[3]] = set(w[4:])
-    return out
-
-
-def host_flags():
-    for line in open('/proc/cpuinfo'):
-        if line.startswith('flags'):
-            return set(line.split(':', 1)[1].split())
-    return set()
-
-
-# What the example's two functions run on, from facts about the CPUs: each
-# picks the best target of its list (meson.build) that the CPU has.
-AVX512_SKX = {'avx512f', 'avx512cd', 'avx512bw', 'avx512dq', 'avx512vl'}
-X86_V3 = {'avx', 'avx2', 'fma', 'f16c', 'bmi1', 'bmi2', 'abm', 'movbe'}
+# What the example's two functions run on, from facts about the CPUs
+# (test/cpu_facts.py): each picks the best target of its list (meson.build)
+# that the CPU has, highest first.
 PICKS = {
-    'x86_64': {'sum': [('AVX512_SKX', AVX512_SKX | {'avx2', 'fma'}), ('AVX2', {'avx2', 'fma', 'f16c'}),
-                       ('SSE42', {'sse4_2', 'popcnt'})],
-               'axpy': [('X86_V3', X86_V3)]},
+    'x86_64': {'sum': [(t, cpu_facts.X86_NEEDS[t]) for t in ('AVX512_SKX', 'AVX2', 'SSE42')],
+               'axpy': [('X86_V3', cpu_facts.X86_NEEDS['X86_V3'])]},
     'aarch64': {'sum': [('ASIMDDP', {'asimddp'})], 'axpy': [('ASIMDHP', {'asimdhp'})]},
 }
 
@@ -107,10 +92,10 @@ def run_setups(b, arch, name):
     """The example's own test under cpudispatch:each_target and each_cpu:
     both pass, every model runs, and each function ran on every target the
     CPUs (the host's for each_target; each model's for each_cpu) select."""
-    cpus = models(arch)
+    cpus = cpu_facts.models(arch)
     want_cpu = {fn: {picked(arch, fn, f) for f in cpus.values()} for fn in PICKS[arch]}
     if arch == 'x86_64':
-        host = host_flags()
+        host = cpu_facts.host_flags(quiet=True)
         want_target = {fn: {'baseline'} | {t for t, need in PICKS[arch][fn] if need <= host} for fn in PICKS[arch]}
     else:  # qemu-aarch64's default CPU, "max", has every feature of the list
         want_target = {fn: {'baseline'} | {t for t, _ in PICKS[arch][fn]} for fn in PICKS[arch]}

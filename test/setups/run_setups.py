@@ -30,6 +30,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import cpu_facts  # noqa: E402  (test/cpu_facts.py)
+
 root, wrap_build, case = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 here = os.path.dirname(os.path.abspath(__file__))
 failures = []
@@ -47,16 +51,6 @@ CASES = {
     },
 }
 C = CASES[case]
-
-
-def models():
-    """The arch's models and their features, from the one models file."""
-    out = []
-    for line in open(os.path.join(root, 'src', 'run', 'qemu-models.txt')):
-        w = line.split()
-        if len(w) >= 4 and w[0] == case:
-            out.append((w[3], set(w[4:])))
-    return out
 
 
 def sh(cmd, cwd=None):
@@ -81,12 +75,7 @@ def host_hides(target):
     `meson test` never runs its build)."""
     if case == 'aarch64':
         return True  # qemu-aarch64's default CPU ("max") has SVE
-    flags = set()
-    for line in open('/proc/cpuinfo'):
-        if line.startswith('flags'):
-            flags = set(line.split(':', 1)[1].split())
-            break
-    return {'avx512f', 'avx512cd', 'avx512bw', 'avx512dq', 'avx512vl', 'avx2', 'fma'} <= flags
+    return cpu_facts.X86_NEEDS['AVX512_SKX'] <= cpu_facts.host_flags(quiet=True)
 
 
 def expect(build, setup, ok, needles=(), what=''):
@@ -132,10 +121,10 @@ def run_case(tmp):
     tests = sh(['meson', 'test', '-C', b, '--list']).stdout.split()
     if C['gtest'] and not any(t.endswith('sum-gtest') for t in tests):
         failures.append('the gtest-protocol test is not defined (is libgtest-dev installed?): %s' % tests)
-    all_models = models()
-    names = [m for m, _ in all_models]
-    lacking = [m for m, f in all_models if C['helper_needs'] not in f]
-    having = [m for m, f in all_models if C['helper_needs'] in f]
+    all_models = cpu_facts.models(case)
+    names = list(all_models)
+    lacking = [m for m, f in all_models.items() if C['helper_needs'] not in f]
+    having = [m for m, f in all_models.items() if C['helper_needs'] in f]
     for fault in ('none', 'wrong', 'helper', 'none'):
         if not configure(b, wrong=C['wrong'] if fault == 'wrong' else '',
                          helper_args=','.join(C['helper_args']) if fault == 'helper' else '[]'):

@@ -1,0 +1,72 @@
+"""Facts about CPUs for the drivers that build whole consumer projects
+(test/consumer, test/example, test/setups): the qemu models' features from
+src/run/qemu-models.txt, this machine's from /proc/cpuinfo, what the x86
+targets the fixtures use need. Written from what the CPUs have, in the
+kernel's /proc/cpuinfo spelling, never derived from cpudispatch's tables:
+the tests check cpudispatch's choices against them.
+
+Import with the test directory on sys.path:
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+"""
+import os
+import subprocess
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# What each x86 target needs (pni = SSE3, abm = LZCNT): SSE4.2 with what it
+# implies; x86-64-v3 (psABI: v2 + AVX AVX2 BMI1 BMI2 F16C FMA LZCNT MOVBE);
+# AVX2 with the AVX and F16C it implies; AVX512_SKX = F CD BW DQ VL
+# on CPUs that all have x86-64-v3.
+SSE42 = {'sse', 'sse2', 'pni', 'ssse3', 'sse4_1', 'sse4_2', 'popcnt'}
+X86_V3 = SSE42 | {'cx16', 'lahf_lm', 'avx', 'avx2', 'bmi1', 'bmi2', 'f16c', 'fma', 'abm', 'movbe'}
+X86_NEEDS = {
+    'baseline': set(),
+    'SSE42': SSE42,
+    'AVX2': SSE42 | {'avx', 'avx2', 'f16c'},
+    'X86_V3': X86_V3,
+    'AVX512_SKX': X86_V3 | {'avx512f', 'avx512cd', 'avx512bw', 'avx512dq', 'avx512vl'},
+}
+
+
+def models(arch):
+    """{model: features} of the arch, in the file's (ascending) order."""
+    out = {}
+    for line in open(os.path.join(ROOT, 'src', 'run', 'qemu-models.txt'), encoding='utf-8'):
+        w = line.split()
+        if len(w) >= 4 and w[0] == arch:
+            out[w[3]] = set(w[4:])
+    return out
+
+
+LZCNT_PROBE = r'''
+int main(void) {  /* LZCNT is REP BSR: a CPU without it runs BSR (1 -> 0, not 31) */
+  unsigned r, one = 1;
+  __asm__("rep bsr %1, %0" : "=r"(r) : "r"(one) : "cc");
+  return r == 31 ? 0 : 1;
+}
+'''
+
+
+def host_flags(cc='cc', quiet=False):
+    """This x86 machine's features. Some kernels and sandboxes list neither
+    "abm" nor "lzcnt" although the CPU has LZCNT (this one's CPUID does):
+    then the instruction itself is asked."""
+    flags = set()
+    with open('/proc/cpuinfo') as fh:
+        for line in fh:
+            if line.startswith('flags'):
+                flags = set(line.split(':', 1)[1].split())
+                break
+    if flags and not flags & {'abm', 'lzcnt'}:
+        with tempfile.TemporaryDirectory() as tmp:
+            src, exe = os.path.join(tmp, 'lzcnt.c'), os.path.join(tmp, 'lzcnt')
+            with open(src, 'w') as fh:
+                fh.write(LZCNT_PROBE)
+            ok = (subprocess.run([cc, src, '-o', exe], capture_output=True).returncode == 0
+                  and subprocess.run([exe]).returncode == 0)
+        if ok:
+            if not quiet:
+                print('  /proc/cpuinfo lists no "abm" but the CPU runs LZCNT: counted as abm')
+            flags.add('abm')
+    return flags
