@@ -87,6 +87,30 @@ if r.returncode != 77 or 'every target was skipped' not in r.stderr:
 # is a skip; the model runs the program.
 with tempfile.TemporaryDirectory() as empty:
     expect(['--cpu', models[0], '--', '/bin/true'], 77, 'is not installed', path=empty)
+# --cpu: what runs under the model, seen through a stand-in qemu that prints
+# its arguments. A program of the build's arch is wrapped; a command that is
+# already this arch's qemu (a cross build's exe_wrapper) gets -cpu MODEL last
+# before its program (qemu-user takes the last -cpu); a script runs as it is,
+# with MESON_EXE_WRAPPER naming the model.
+with tempfile.TemporaryDirectory() as d:
+    fake = os.path.join(d, 'qemu-' + arch)
+    script = os.path.join(d, 'scripted-test')
+    for path, body in ((fake, 'echo "qemu: $*"'), (script, 'echo "script: $MESON_EXE_WRAPPER"')):
+        with open(path, 'w') as fh:
+            fh.write('#!/bin/sh\n%s\n' % body)
+        os.chmod(path, 0o755)
+    m = models[0]
+    on_path = d + ':' + os.environ.get('PATH', '')
+    for cmd, want in (([run_exe, '-x'], 'qemu: -cpu %s %s -x' % (m, run_exe)),
+                      ([fake, '-L', '/s', '-strace', '--E', 'A=1', '-cpu', 'other', run_exe, '-x'],
+                       'qemu: -L /s -strace --E A=1 -cpu other -cpu %s %s -x' % (m, run_exe)),
+                      ([fake, '-L', '/s', '--', run_exe], 'qemu: -L /s -cpu %s -- %s' % (m, run_exe)),
+                      ([script], 'script: qemu-%s -cpu %s' % (arch, m))):
+        r = run(['--cpu', m, '--'] + cmd, path=on_path)
+        if r.stdout.strip() != want:
+            failures.append('--cpu %s -- %s: expected %r, got %r\n%s' % (m, ' '.join(cmd), want, r.stdout.strip(),
+                                                                          r.stderr))
+
 if shutil.which('qemu-' + arch):  # the host arch's qemu-user (this test runs in native builds only)
     r = run(['--cpu', models[0], '--', '/bin/sh', '-c', 'exit 69'])
     if r.returncode != 77 or 'skipped: below this build\'s baseline' not in r.stderr:
