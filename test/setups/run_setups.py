@@ -121,6 +121,15 @@ def run_case(tmp):
     tests = sh(['meson', 'test', '-C', b, '--list']).stdout.split()
     if C['gtest'] and not any(t.endswith('sum-gtest') for t in tests):
         failures.append('the gtest-protocol test is not defined (is libgtest-dev installed?): %s' % tests)
+    # Every setup the docs name exists (on aarch64: the arch-neutral ones).
+    documented = set()
+    for doc in ('README.md', 'docs/quickstart.md', 'docs/testing-your-code.md', 'docs/testing.md'):
+        documented |= set(re.findall(r'--setup cpudispatch:(\w+)', open(os.path.join(root, doc)).read()))
+    for name in sorted(documented):
+        if case != 'x86_64' and name not in ('each_target', 'each_cpu'):
+            continue
+        if sh(['meson', 'test', '-C', b, '--list', '--setup', 'cpudispatch:' + name]).returncode != 0:
+            failures.append('the docs name --setup cpudispatch:%s; this build has no such setup' % name)
     all_models = cpu_facts.models(case)
     names = list(all_models)
     lacking = [m for m, f in all_models.items() if C['helper_needs'] not in f]
