@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <elf.h>
 #include <fcntl.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +20,8 @@
 
 #include "cpudispatch/cpudispatch.h"
 #include "run_config.h"
+
+extern char **environ;
 
 namespace {
 
@@ -192,62 +195,80 @@ bool is_qemu_flag(const char *o) {
   return false;
 }
 
+// The environment of a run: the caller's, with `set` replacing any earlier
+// value of the same names and `drop` removed.
+std::vector<std::string> child_env(const std::vector<std::string> &drop, const std::vector<std::string> &set) {
+  std::vector<std::string> out;
+  for (char **e = environ; *e; ++e) {
+    const char *eq = std::strchr(*e, '=');
+    std::string name(*e, eq ? static_cast<std::size_t>(eq - *e) : std::strlen(*e));
+    bool replaced = contains(drop, name);
+    for (const auto &kv : set) replaced = replaced || kv.compare(0, name.size() + 1, name + "=") == 0;
+    if (!replaced) out.emplace_back(*e);
+  }
+  out.insert(out.end(), set.begin(), set.end());
+  return out;
+}
+
 // Runs argv with the env masks set so that `target` is the best usable one
 // (target < 0: env left as it is), under `qemu_model` when not null.
-// Returns the exit status as a shell shows it (128 + signal).
+// Returns the exit status as a shell shows it (128 + signal). posix_spawn,
+// not fork: a test suite pays this once per test and target.
 int run(char **cmd, int target, const std::vector<int> &all, const char *qemu_model) {
-  std::fflush(nullptr);
-  pid_t pid = fork();
-  if (pid < 0) die(1, "cannot fork: %s", std::strerror(errno));
-  if (pid == 0) {
-    if (target >= 0) {
-      unsetenv(k_env_disable);
-      unsetenv(k_env_enable);
-      if (target > 0) {
-        // ENABLE keeps T, what it implies and the baseline: no higher target.
-        setenv(k_env_enable, cpud_feature_name(target), 1);
-      } else {
-        std::string dis;
-        for (int id : all)
-          if (id) dis += std::string(dis.empty() ? "" : " ") + cpud_feature_name(id);
-        if (!dis.empty()) setenv(k_env_disable, dis.c_str(), 1);
-      }
+  std::vector<std::string> drop, set;
+  if (target >= 0) {
+    drop = {k_env_disable, k_env_enable};
+    if (target > 0) {
+      // ENABLE keeps T, what it implies and the baseline: no higher target.
+      set.push_back(std::string(k_env_enable) + "=" + cpud_feature_name(target));
+    } else {
+      std::string dis;
+      for (int id : all)
+        if (id) dis += std::string(dis.empty() ? "" : " ") + cpud_feature_name(id);
+      if (!dis.empty()) set.push_back(std::string(k_env_disable) + "=" + dis);
     }
-    std::vector<char *> argv;
-    std::string q = CPUD_RUN_QEMU, cpu = "-cpu", model = qemu_model ? qemu_model : "", l = "-L",
-                sysroot = CPUD_RUN_SYSROOT;
-    char **rest = cmd;
-    if (qemu_model) {
-      // Programs a scripted test starts can run under the model too.
-      std::string wrapper = q + " -cpu " + model + (sysroot.empty() ? "" : " -L " + sysroot);
-      setenv("MESON_EXE_WRAPPER", wrapper.c_str(), 1);
-      if (is_our_qemu(cmd[0])) {
-        // Already emulated (a cross build's exe_wrapper): its options stay,
-        // and -cpu MODEL goes last before the program, as qemu-user takes
-        // the last -cpu it is given.
+  }
+  std::vector<char *> argv;
+  std::string q = CPUD_RUN_QEMU, cpu = "-cpu", model = qemu_model ? qemu_model : "", l = "-L",
+              sysroot = CPUD_RUN_SYSROOT;
+  char **rest = cmd;
+  if (qemu_model) {
+    // Programs a scripted test starts can run under the model too.
+    set.push_back("MESON_EXE_WRAPPER=" + q + " -cpu " + model + (sysroot.empty() ? "" : " -L " + sysroot));
+    if (is_our_qemu(cmd[0])) {
+      // Already emulated (a cross build's exe_wrapper): its options stay,
+      // and -cpu MODEL goes last before the program, as qemu-user takes
+      // the last -cpu it is given.
+      argv.push_back(*rest++);
+      while (*rest && (*rest)[0] == '-' && std::strcmp(*rest, "--") != 0) {
+        const char *o = (*rest)[1] == '-' ? *rest + 1 : *rest;  // qemu reads --opt as -opt
         argv.push_back(*rest++);
-        while (*rest && (*rest)[0] == '-' && std::strcmp(*rest, "--") != 0) {
-          const char *o = (*rest)[1] == '-' ? *rest + 1 : *rest;  // qemu reads --opt as -opt
-          argv.push_back(*rest++);
-          if (!is_qemu_flag(o) && *rest) argv.push_back(*rest++);  // the option's value
-        }
-        argv.push_back(&cpu[0]);
-        argv.push_back(&model[0]);
-      } else if (own_arch_program(cmd[0])) {
-        argv.push_back(&q[0]);
-        argv.push_back(&cpu[0]);
-        argv.push_back(&model[0]);
-        if (!sysroot.empty()) {
-          argv.push_back(&l[0]);
-          argv.push_back(&sysroot[0]);
-        }
+        if (!is_qemu_flag(o) && *rest) argv.push_back(*rest++);  // the option's value
+      }
+      argv.push_back(&cpu[0]);
+      argv.push_back(&model[0]);
+    } else if (own_arch_program(cmd[0])) {
+      argv.push_back(&q[0]);
+      argv.push_back(&cpu[0]);
+      argv.push_back(&model[0]);
+      if (!sysroot.empty()) {
+        argv.push_back(&l[0]);
+        argv.push_back(&sysroot[0]);
       }
     }
-    for (char **a = rest; *a; ++a) argv.push_back(*a);
-    argv.push_back(nullptr);
-    execvp(argv[0], argv.data());
-    std::fprintf(stderr, "cpudispatch-run: cannot run %s: %s\n", argv[0], std::strerror(errno));
-    _exit(127);
+  }
+  for (char **a = rest; *a; ++a) argv.push_back(*a);
+  argv.push_back(nullptr);
+  std::vector<std::string> env = child_env(drop, set);
+  std::vector<char *> envp;
+  for (auto &e : env) envp.push_back(&e[0]);
+  envp.push_back(nullptr);
+  std::fflush(nullptr);
+  pid_t pid;
+  int err = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data());
+  if (err != 0) {
+    std::fprintf(stderr, "cpudispatch-run: cannot run %s: %s\n", argv[0], std::strerror(err));
+    return 127;
   }
   int st = 0;
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
