@@ -190,12 +190,15 @@ def main():
         if a.register:
             # cpudispatch-run --each-target runs a test once per target some
             # source was compiled for (not once per feature of the build).
+            # The configure starts with an empty DIR, so a record already
+            # there is another project's source of the same name: keep both.
             os.makedirs(a.register, exist_ok=True)
             path = os.path.join(a.register, a.name + '.txt')
-            text = ' '.join(listed) + '\n'
-            if not os.path.exists(path) or open(path).read() != text:
+            have = open(path).read().split() if os.path.exists(path) else []
+            merged = have + [t for t in listed if t not in have]
+            if merged != have:
                 with open(path, 'w') as fh:
-                    fh.write(text)
+                    fh.write(' '.join(merged) + '\n')
         return
     text = header(cfg, a.name, a.wanted, targets, with_baseline, notes)
     with open(a.header, 'w', encoding='utf-8') as fh:

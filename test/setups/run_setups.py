@@ -22,6 +22,7 @@ configured once and reconfigured with each planted fault:
   cross-built and run under qemu-aarch64; exit 0 pass, 1 fail, 77 skip)
 BUILD_DIR is a configured build of SOURCE_ROOT (make-wrap.py reads its version).
 """
+import glob
 import json
 import os
 import re
@@ -164,6 +165,32 @@ def run_case(tmp):
                    what=fault)
             expect(b, 'cpudispatch:cpu_' + lacking[0].replace('-', '_'), False, what=fault)
             expect(b, 'cpudispatch:cpu_' + having[0].replace('-', '_'), True, what=fault)
+    if case == 'x86_64':  # cpudispatch-run runs here directly
+        stale_record(b, proj)
+
+
+def stale_record(b, proj):
+    """A dispatch source renamed or removed since the last configure leaves
+    its record (what --each-target iterates over) behind only until the next
+    configure: plant one, see cpudispatch-run read it, reconfigure, see it go."""
+    dirs = glob.glob(os.path.join(b, 'subprojects', 'cpudispatch-*', 'src', 'run', 'sources'))
+    exe = glob.glob(os.path.join(b, 'subprojects', 'cpudispatch-*', 'src', 'run', 'cpudispatch-run'))
+    if len(dirs) != 1 or len(exe) != 1:
+        failures.append('cannot find the wrap build\'s src/run/sources and cpudispatch-run: %s %s' % (dirs, exe))
+        return
+    before = sh([exe[0], '--list-targets']).stdout.split()
+    with open(os.path.join(dirs[0], 'renamed_away.txt'), 'w') as fh:
+        fh.write('baseline SSE41\n')
+    planted = sh([exe[0], '--list-targets']).stdout.split()
+    r = sh(['meson', 'setup', '--reconfigure', b, proj])
+    after = sh([exe[0], '--list-targets']).stdout.split()
+    print('%s stale record: --list-targets %s; with a planted record %s; after reconfiguring %s'
+          % (case, ' '.join(before), ' '.join(planted), ' '.join(after)))
+    if 'SSE41' in before or 'SSE41' not in planted:
+        failures.append('the planted record should add SSE41 to --list-targets: %s -> %s' % (before, planted))
+    if r.returncode != 0 or after != before:
+        failures.append('after a reconfigure, --list-targets should be %s again, got %s\n%s'
+                        % (before, after, (r.stdout + r.stderr)[-2000:]))
 
 
 def main():
