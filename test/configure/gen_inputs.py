@@ -55,6 +55,15 @@ if retired:
     if r.returncode != 0 or r.stdout.split() != ['baseline'] or 'is retired on %s; ignored' % arch not in r.stderr:
         failures.append('retired name %s: expected it ignored with a note, got %d %r %r'
                         % (retired[0], r.returncode, r.stdout, r.stderr))
+# --register records a source's list for cpudispatch-run; two projects'
+# sources of the same name in one configure keep both lists.
+if len(targets) >= 2:
+    with tempfile.TemporaryDirectory() as d:
+        run('--list', '--register', d, 'k', 'baseline ' + targets[0])
+        run('--list', '--register', d, 'k', targets[-1])
+        got = open(os.path.join(d, 'k.txt')).read().split()
+        if got != ['baseline', targets[0], targets[-1]]:
+            failures.append('--register twice for "k": expected both lists kept, got %r' % got)
 if failures:
     print('\n'.join('FAIL: ' + f for f in failures))
     sys.exit(1)
