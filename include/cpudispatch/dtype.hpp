@@ -1,0 +1,157 @@
+// Element types of runtime data and how a value of one becomes another: the
+// first layer of typed dispatch (operators choose a kernel by the types of
+// their arguments; docs/typed.md). Header-only, C++17, everything constexpr:
+// the conversion matrix is computed by the compiler from a list of rules.
+#pragma once
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+
+namespace cpud {
+
+// Built-in typecodes. Composite types a library interns at run time (a
+// dtype with channels and a layout, ...) get codes from k_builtin_dtypes up.
+enum class dtype : std::uint16_t {
+  bool_,
+  int8,
+  int16,
+  int32,
+  int64,
+  uint8,
+  uint16,
+  uint32,
+  uint64,
+  float16,
+  float32,
+  float64,
+  complex64,
+  complex128,
+};
+constexpr int k_builtin_dtypes = 14;
+
+constexpr const char *dtype_name(dtype t) {
+  constexpr const char *names[k_builtin_dtypes] = {"bool",   "int8",    "int16",   "int32",     "int64",
+                                                   "uint8",  "uint16",  "uint32",  "uint64",    "float16",
+                                                   "float32", "float64", "complex64", "complex128"};
+  return static_cast<int>(t) < k_builtin_dtypes ? names[static_cast<int>(t)] : "?";
+}
+
+// The typecode of a C++ type (float16: _Float16, where the compiler has it).
+template <class T>
+struct dtype_of;
+#define CPUD__DTYPE_OF(T, CODE) \
+  template <>                   \
+  struct dtype_of<T> {          \
+    static constexpr dtype value = dtype::CODE; \
+  };
+CPUD__DTYPE_OF(bool, bool_)
+CPUD__DTYPE_OF(std::int8_t, int8)
+CPUD__DTYPE_OF(std::int16_t, int16)
+CPUD__DTYPE_OF(std::int32_t, int32)
+CPUD__DTYPE_OF(std::int64_t, int64)
+CPUD__DTYPE_OF(std::uint8_t, uint8)
+CPUD__DTYPE_OF(std::uint16_t, uint16)
+CPUD__DTYPE_OF(std::uint32_t, uint32)
+CPUD__DTYPE_OF(std::uint64_t, uint64)
+// GCC 12 defines __FLT16_MAX__ on aarch64 but has _Float16 in C++ only on
+// x86 (GCC 13 elsewhere); Clang has it wherever it defines the macro.
+#if defined(__FLT16_MAX__) && (defined(__clang__) || defined(__x86_64__) || defined(__i386__) || __GNUC__ >= 13)
+#define CPUD_HAVE_FLOAT16 1
+CPUD__DTYPE_OF(_Float16, float16)
+#endif
+CPUD__DTYPE_OF(float, float32)
+CPUD__DTYPE_OF(double, float64)
+CPUD__DTYPE_OF(std::complex<float>, complex64)
+CPUD__DTYPE_OF(std::complex<double>, complex128)
+#undef CPUD__DTYPE_OF
+template <class T>
+constexpr dtype dtype_v = dtype_of<T>::value;
+
+// How a value of one type converts to another, stricter first (Numba's
+// kinds): exact (the same type), promote (the same kind, more range or
+// precision), safe (no information lost), unsafe (information may be lost),
+// none (no conversion).
+enum class conversion : std::uint8_t { exact, promote, safe, unsafe, none };
+
+constexpr const char *conversion_name(conversion c) {
+  constexpr const char *names[] = {"exact", "promote", "safe", "unsafe", "none"};
+  return names[static_cast<int>(c)];
+}
+
+// One declared rule: `from` converts to `to` with `forward`, and `to` back to
+// `from` with `backward` (none: no way back declared).
+struct conversion_rule {
+  dtype from, to;
+  conversion forward, backward;
+};
+
+// The kinds of every pair of built-in types.
+struct conversion_matrix {
+  conversion kind[k_builtin_dtypes][k_builtin_dtypes];
+  constexpr conversion operator()(dtype from, dtype to) const {
+    return kind[static_cast<int>(from)][static_cast<int>(to)];
+  }
+};
+
+// The closure of a rule list: a conversion may chain rules, and a chain is as
+// strict as its loosest step; each pair takes its strictest chain (int8 ->
+// int16 -> int32 is a promotion; int32 -> float64 -> complex128 is safe).
+template <std::size_t N>
+constexpr conversion_matrix close_rules(const conversion_rule (&rules)[N]) {
+  conversion_matrix m{};
+  constexpr int n = k_builtin_dtypes;
+  auto better = [](conversion a, conversion b) { return a < b ? a : b; };
+  auto worse = [](conversion a, conversion b) { return a < b ? b : a; };
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) m.kind[i][j] = i == j ? conversion::exact : conversion::none;
+  for (const conversion_rule &r : rules) {
+    const int a = static_cast<int>(r.from), b = static_cast<int>(r.to);
+    m.kind[a][b] = better(m.kind[a][b], r.forward);
+    m.kind[b][a] = better(m.kind[b][a], r.backward);
+  }
+  for (int k = 0; k < n; ++k)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) m.kind[i][j] = better(m.kind[i][j], worse(m.kind[i][k], m.kind[k][j]));
+  return m;
+}
+
+// Numba's number rules (numba/core/typeconv/rules.py): booleans to the
+// smallest integers safely; wider integers of the same signedness by
+// promotion; uN to i(2N) safely; integers to the float with room for them
+// safely (int64 too, which Numba chose to prefer float64 for mixed
+// arithmetic), int16/int32 to float16/float32 unsafely; wider floats and
+// complexes by promotion; a float to the complex of its precision safely and
+// never back. Every reverse direction is unsafe except float -> complex.
+inline constexpr conversion_rule numba_rules[] = {
+    {dtype::bool_, dtype::int8, conversion::safe, conversion::unsafe},
+    {dtype::bool_, dtype::uint8, conversion::safe, conversion::unsafe},
+    {dtype::int8, dtype::int16, conversion::promote, conversion::unsafe},
+    {dtype::uint8, dtype::uint16, conversion::promote, conversion::unsafe},
+    {dtype::int16, dtype::int32, conversion::promote, conversion::unsafe},
+    {dtype::uint16, dtype::uint32, conversion::promote, conversion::unsafe},
+    {dtype::int32, dtype::int64, conversion::promote, conversion::unsafe},
+    {dtype::uint32, dtype::uint64, conversion::promote, conversion::unsafe},
+    {dtype::uint8, dtype::int16, conversion::safe, conversion::unsafe},
+    {dtype::uint16, dtype::int32, conversion::safe, conversion::unsafe},
+    {dtype::uint32, dtype::int64, conversion::safe, conversion::unsafe},
+    {dtype::int8, dtype::float16, conversion::safe, conversion::unsafe},
+    {dtype::int16, dtype::float32, conversion::safe, conversion::unsafe},
+    {dtype::int32, dtype::float64, conversion::safe, conversion::unsafe},
+    {dtype::int16, dtype::float16, conversion::unsafe, conversion::unsafe},
+    {dtype::int32, dtype::float32, conversion::unsafe, conversion::unsafe},
+    {dtype::int64, dtype::float64, conversion::safe, conversion::unsafe},
+    {dtype::uint64, dtype::float64, conversion::safe, conversion::unsafe},
+    {dtype::float16, dtype::float32, conversion::promote, conversion::unsafe},
+    {dtype::float32, dtype::float64, conversion::promote, conversion::unsafe},
+    {dtype::float32, dtype::complex64, conversion::safe, conversion::none},
+    {dtype::float64, dtype::complex128, conversion::safe, conversion::none},
+    {dtype::complex64, dtype::complex128, conversion::promote, conversion::unsafe},
+};
+
+inline constexpr conversion_matrix numba_conversions = close_rules(numba_rules);
+
+// The default rule set's kind for one pair of built-in types.
+constexpr conversion can_convert(dtype from, dtype to) { return numba_conversions(from, to); }
+
+}  // namespace cpud
