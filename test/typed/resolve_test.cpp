@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cpudispatch/resolve.hpp"
+#include "expect.h"
 
 namespace doc {
 #include "typed_doc_resolve.h"  // docs/typed.md's example, as written
@@ -16,17 +17,6 @@ using cpud::resolution;
 
 namespace {
 
-int failures = 0;
-
-#define EXPECT(cond, ...)                          \
-  do {                                             \
-    if (!(cond)) {                                 \
-      std::printf("FAIL line %d: ", __LINE__);     \
-      std::printf(__VA_ARGS__);                    \
-      std::printf("\n");                           \
-      ++failures;                                  \
-    }                                              \
-  } while (0)
 
 // A kernel set: each candidate's parameter types.
 struct kernels {

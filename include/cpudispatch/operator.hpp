@@ -1,0 +1,221 @@
+// Operators: one name, kernels registered per type signature, each kernel an
+// ISA-dispatched function (CPUD_DISPATCH), so env masks, the start-up check
+// and target selection keep working under typed dispatch (docs/typed.md).
+//
+//   using binary = void (*)(const void *, const void *, void *, std::size_t);
+//   CPUD_DISPATCH(void, add_f32, (const void *, const void *, void *, std::size_t));
+//   ...
+//   constexpr cpud::kernel<binary> add_kernels[] = {
+//       CPUD_KERNEL(add_f32, cpud::dtype::float32, cpud::dtype::float32),
+//       CPUD_KERNEL(add_f64, cpud::dtype::float64, cpud::dtype::float64)};
+//   cpud::op<binary> add{"add", add_kernels};
+//   const cpud::resolved<binary> &r = add.resolve({cpud::dtype::int32, cpud::dtype::float64});
+//   if (r) r.fn()(a, b, out, n);      // add_f64's best ISA build; r.conv[0] == safe
+//
+// The static table needs no constructor. add.add_kernel() registers more at
+// run time (a plugin) without blocking concurrent resolve() calls; results
+// are cached per argument types, and a registration invalidates the cache,
+// so a new exact kernel wins over a cached conversion.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+
+#include "cpudispatch/dispatch.hpp"
+#include "cpudispatch/resolve.hpp"
+
+namespace cpud {
+
+constexpr int k_max_arity = 4;
+
+// One kernel: its parameter types and its dispatched function.
+template <class Fn>
+struct kernel {
+  dtype types[k_max_arity];
+  int arity;
+  Fn (*get)();                             // the selected ISA build (selecting it on first use)
+  const char *(*target_name)();            // "AVX2", "baseline", ...
+  const target_entry<Fn> *(*targets)();    // every compiled build, highest interest first
+  const char *name;
+};
+
+// The result of a resolution: which kernel, each argument's conversion, its
+// rating. Empty (false) when nothing matched or the best candidates tied.
+template <class Fn>
+struct resolved {
+  const kernel<Fn> *k = nullptr;
+  conversion conv[k_max_arity] = {};
+  rating rank{};
+  resolution::kind_t kind = resolution::no_match;
+  explicit operator bool() const { return k != nullptr; }
+  Fn fn() const { return k->get(); }
+  const char *target() const { return k->target_name(); }
+};
+
+template <class Fn>
+class op {
+ public:
+  template <std::size_t N>
+  constexpr op(const char *name, const kernel<Fn> (&kernels)[N], casting limit = casting::safe,
+               tie_rule tie = tie_rule::error)
+      : name_(name), static_(kernels), n_static_(static_cast<int>(N)), limit_(limit), tie_(tie) {}
+  constexpr explicit op(const char *name, casting limit = casting::safe, tie_rule tie = tie_rule::error)
+      : name_(name), limit_(limit), tie_(tie) {}
+  op(const op &) = delete;
+  op &operator=(const op &) = delete;
+  ~op() {
+    for (node *n = added_.load(std::memory_order_acquire); n;) {
+      node *next = n->next;
+      delete n;
+      n = next;
+    }
+    for (auto &slot : cache_) delete slot.load(std::memory_order_acquire);
+    for (entry *e = retired_.load(std::memory_order_acquire); e;) {
+      entry *next = e->retired_next;
+      delete e;
+      e = next;
+    }
+  }
+
+  const char *name() const { return name_; }
+
+  // Adds a kernel at run time. Readers never wait: the kernel is published
+  // with one atomic store, and cached results made before it stop counting.
+  void add_kernel(const kernel<Fn> &k) {
+    node *n = new node{k, added_.load(std::memory_order_relaxed)};
+    while (!added_.compare_exchange_weak(n->next, n, std::memory_order_release, std::memory_order_relaxed)) {
+    }
+    generation_.fetch_add(1, std::memory_order_acq_rel);
+  }
+
+  // The kernel for these argument types (cached per types and generation).
+  const resolved<Fn> &resolve(std::initializer_list<dtype> args) const { return resolve(args.begin(), args.size()); }
+  const resolved<Fn> &resolve(const dtype *args, std::size_t n) const {
+    const std::uint64_t key = pack(args, n);
+    const std::uint32_t gen = generation_.load(std::memory_order_acquire);
+    std::atomic<entry *> &slot = cache_[slot_of(key)];
+    entry *e = slot.load(std::memory_order_acquire);
+    if (e && e->key == key && e->generation == gen) return e->result;
+    return miss(args, static_cast<int>(n), key, gen, slot);
+  }
+
+  // Why resolve() came back empty, naming the operator and every candidate.
+  std::string explain(std::initializer_list<dtype> args) const {
+    signature sigs[k_max_candidates];
+    const kernel<Fn> *ks[k_max_candidates];
+    const int n = candidates(sigs, ks);
+    const resolution r = cpud::resolve(args.begin(), static_cast<int>(args.size()), sigs, n, limit_, tie_);
+    return cpud::explain(name_, args.begin(), static_cast<int>(args.size()), sigs, n, r, limit_);
+  }
+
+  // Every kernel: the static table, then the added ones, newest first.
+  template <class F>
+  void for_each_kernel(F f) const {
+    for (int i = 0; i < n_static_; ++i) f(static_[i]);
+    for (node *n = added_.load(std::memory_order_acquire); n; n = n->next) f(n->k);
+  }
+
+ private:
+  static constexpr int k_slots = 64;
+  static constexpr int k_max_candidates = 256;
+  static constexpr int k_max_entries = 4096;  // cache allocations per operator, then resolution is uncached
+
+  struct node {
+    kernel<Fn> k;
+    node *next;
+  };
+  struct entry {
+    std::uint64_t key;
+    std::uint32_t generation;
+    resolved<Fn> result;
+    entry *retired_next;
+  };
+
+  // Up to four 16-bit typecodes in one 64-bit key; unused places hold a
+  // code no type has, so (a) and (a, b) never share a key. Longer argument
+  // lists are resolved without the cache.
+  static constexpr std::uint16_t k_no_type = 0xffff;
+  static constexpr std::uint64_t k_uncacheable = ~std::uint64_t{0};
+  static std::uint64_t pack(const dtype *args, std::size_t n) {
+    if (n > static_cast<std::size_t>(k_max_arity)) return k_uncacheable;
+    std::uint64_t key = 0;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(k_max_arity); ++i)
+      key = key << 16 | (i < n ? static_cast<std::uint16_t>(args[i]) : k_no_type);
+    return key;
+  }
+  static std::size_t slot_of(std::uint64_t key) { return (key * 0x9e3779b97f4a7c15ull) >> 58; }  // 64 slots
+
+  int candidates(signature *sigs, const kernel<Fn> **ks) const {
+    int n = 0;
+    for_each_kernel([&](const kernel<Fn> &k) {
+      if (n < k_max_candidates) {
+        sigs[n] = {k.types, k.arity};
+        ks[n++] = &k;
+      }
+    });
+    return n;
+  }
+
+  const resolved<Fn> &miss(const dtype *args, int n, std::uint64_t key, std::uint32_t gen,
+                           std::atomic<entry *> &slot) const {
+    signature sigs[k_max_candidates];
+    const kernel<Fn> *ks[k_max_candidates];
+    const int nc = candidates(sigs, ks);
+    const resolution r = cpud::resolve(args, n, sigs, nc, limit_, tie_);
+    resolved<Fn> out;
+    out.kind = r.kind;
+    out.rank = r.rank;
+    if (r.kind == resolution::ok) {
+      out.k = ks[r.index];
+      for (int i = 0; i < n && i < k_max_arity; ++i) out.conv[i] = can_convert(args[i], ks[r.index]->types[i]);
+    }
+    if (key == k_uncacheable || entries_.fetch_add(1, std::memory_order_relaxed) >= k_max_entries) {
+      thread_local resolved<Fn> uncached;
+      uncached = out;
+      return uncached;
+    }
+    entry *e = new entry{key, gen, out, nullptr};
+    entry *old = slot.exchange(e, std::memory_order_acq_rel);
+    // A reader may still hold the entry this one replaces: it is kept (on a
+    // list freed with the operator), never freed under a reader.
+    if (old) {
+      old->retired_next = retired_.load(std::memory_order_relaxed);
+      while (!retired_.compare_exchange_weak(old->retired_next, old, std::memory_order_release,
+                                             std::memory_order_relaxed)) {
+      }
+    }
+    return e->result;
+  }
+
+  const char *name_;
+  const kernel<Fn> *static_ = nullptr;
+  int n_static_ = 0;
+  casting limit_;
+  tie_rule tie_;
+  std::atomic<node *> added_{nullptr};
+  std::atomic<std::uint32_t> generation_{0};
+  mutable std::atomic<entry *> cache_[k_slots] = {};
+  mutable std::atomic<entry *> retired_{nullptr};
+  mutable std::atomic<int> entries_{0};
+};
+
+}  // namespace cpud
+
+namespace cpud {
+namespace detail {
+template <class... T>
+constexpr int count_types(T...) {
+  return static_cast<int>(sizeof...(T));
+}
+}  // namespace detail
+}  // namespace cpud
+
+// A kernel<Fn> for the CPUD_DISPATCH object NAME taking the given types.
+#define CPUD_KERNEL(NAME, ...)                                                                   \
+  ::cpud::kernel<decltype(NAME)::fn_type> {                                                      \
+    {__VA_ARGS__}, ::cpud::detail::count_types(__VA_ARGS__), +[] { return NAME.get(); },         \
+        +[] { return NAME.selected_name(); }, +[] { return decltype(NAME)::targets(); }, #NAME \
+  }

@@ -1,0 +1,181 @@
+// Operators (cpudispatch/operator.hpp) over ISA-dispatched kernels: the
+// kernel and conversions a call's types choose, the cache, a kernel added at
+// run time winning over a cached conversion, the errors, the ISA target each
+// kernel runs, every compiled target of every kernel against the baseline,
+// and readers never blocked by registration (run under ThreadSanitizer).
+#include <atomic>
+#include <complex>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "add.dispatch.h"
+#include "cpudispatch/operator.hpp"
+#include "expect.h"
+
+CPUD_DISPATCH(void, add_i32, (const void *, const void *, void *, std::size_t));
+CPUD_DISPATCH(void, add_i64, (const void *, const void *, void *, std::size_t));
+CPUD_DISPATCH(void, add_f32, (const void *, const void *, void *, std::size_t));
+CPUD_DISPATCH(void, add_f64, (const void *, const void *, void *, std::size_t));
+CPUD_DISPATCH(void, add_c64, (const void *, const void *, void *, std::size_t));
+
+using binary = void (*)(const void *, const void *, void *, std::size_t);
+using cpud::conversion;
+using cpud::dtype;
+
+namespace {
+
+constexpr cpud::kernel<binary> add_kernels[] = {
+    CPUD_KERNEL(add_i64, dtype::int64, dtype::int64),
+    CPUD_KERNEL(add_f32, dtype::float32, dtype::float32),
+    CPUD_KERNEL(add_f64, dtype::float64, dtype::float64),
+    CPUD_KERNEL(add_c64, dtype::complex64, dtype::complex64),
+};
+
+
+void choice_conversions_and_result() {
+  cpud::op<binary> add{"add", add_kernels};
+  // (int32, float64): int64 needs float64 -> int64 (unsafe, over the limit);
+  // float64 needs int32 -> float64 (safe) and nothing for the second.
+  const cpud::resolved<binary> &r = add.resolve({dtype::int32, dtype::float64});
+  EXPECT(r && std::strcmp(r.k->name, "add_f64") == 0, "(int32, float64) should pick add_f64, got %s",
+         r ? r.k->name : "nothing");
+  EXPECT(r.conv[0] == conversion::safe && r.conv[1] == conversion::exact, "conversions %s, %s",
+         cpud::conversion_name(r.conv[0]), cpud::conversion_name(r.conv[1]));
+  const double x[3] = {1.5, 2, 3}, y[3] = {10, 20, 30.25};
+  double out[3] = {};
+  r.fn()(x, y, out, 3);
+  EXPECT(out[0] == 11.5 && out[2] == 33.25, "add_f64 computed %g %g", out[0], out[2]);
+  EXPECT(std::strcmp(r.target(), add_f64.selected_name()) == 0, "the kernel runs %s, its dispatcher selects %s",
+         r.target(), add_f64.selected_name());
+  // Cached: the same types give the same result object, without ranking.
+  const cpud::resolved<binary> &again = add.resolve({dtype::int32, dtype::float64});
+  EXPECT(&again == &r, "a repeated signature should come from the cache");
+  // Numba's example through the operator: (float32, float32) -> add_f32
+  // exactly; (bool, float32) -> add_f32 (bool -> float32 safe).
+  EXPECT(std::strcmp(add.resolve({dtype::float32, dtype::float32}).k->name, "add_f32") == 0, "f32");
+  EXPECT(std::strcmp(add.resolve({dtype::bool_, dtype::float32}).k->name, "add_f32") == 0, "bool, f32");
+}
+
+void errors() {
+  cpud::op<binary> add{"add", add_kernels};
+  const cpud::resolved<binary> &r = add.resolve({dtype::int64, dtype::complex64});
+  // int64 -> complex64 is unsafe, int64 -> complex128 does not exist here.
+  EXPECT(!r && r.kind == cpud::resolution::no_match, "(int64, complex64) should not resolve");
+  const std::string msg = add.explain({dtype::int64, dtype::complex64});
+  const std::string want =
+      "no kernel of 'add' accepts (int64, complex64) with casting=safe: (int64, int64): complex64->int64 has no "
+      "conversion; (float32, float32): int64->float32 is unsafe; (float64, float64): complex64->float64 has no "
+      "conversion; (complex64, complex64): int64->complex64 is unsafe";
+  EXPECT(msg == want, "message:\n  %s\nexpected:\n  %s", msg.c_str(), want.c_str());
+  cpud::op<binary> lossy{"lossy", add_kernels, cpud::casting::unsafe};
+  EXPECT(std::strcmp(lossy.resolve({dtype::int64, dtype::complex64}).k->name, "add_c64") == 0,
+         "casting=unsafe: (int64, complex64) -> add_c64");
+}
+
+void added_kernel_wins_over_cached_conversion() {
+  cpud::op<binary> add{"add", add_kernels};
+  const cpud::resolved<binary> &before = add.resolve({dtype::int32, dtype::int32});
+  EXPECT(before && std::strcmp(before.k->name, "add_i64") == 0 && before.conv[0] == conversion::promote,
+         "(int32, int32) before: add_i64 by promotion");
+  add.add_kernel(CPUD_KERNEL(add_i32, dtype::int32, dtype::int32));
+  const cpud::resolved<binary> &after = add.resolve({dtype::int32, dtype::int32});
+  EXPECT(after && std::strcmp(after.k->name, "add_i32") == 0 && after.conv[0] == conversion::exact,
+         "(int32, int32) after registration: add_i32 exactly, got %s", after ? after.k->name : "nothing");
+  int n = 0;
+  add.for_each_kernel([&](const cpud::kernel<binary> &) { ++n; });
+  EXPECT(n == 5, "5 kernels after one registration, got %d", n);
+}
+
+// The baseline only: every kernel runs its baseline build.
+void isa_target_follows_the_masks() {
+  cpud::op<binary> add{"add", add_kernels};
+  const cpud::resolved<binary> &r = add.resolve({dtype::float32, dtype::float32});
+  {
+    cpud::scoped_features only_baseline(0);
+    EXPECT(std::strcmp(r.target(), "baseline") == 0, "under a baseline-only mask: %s", r.target());
+  }
+  EXPECT(std::strcmp(r.target(), add_f32.selected_name()) == 0, "mask restored: %s", r.target());
+}
+
+// Every compiled target of every kernel this CPU can run gives the
+// baseline's result.
+template <class T>
+bool same_as_baseline(const cpud::kernel<binary> &k, const cpud::target_entry<binary> &e) {
+  T a[37], b[37], want[37], got[37];
+  for (int i = 0; i < 37; ++i) {
+    a[i] = static_cast<T>(i * 3 + 1);
+    b[i] = static_cast<T>(100 - i);
+  }
+  const cpud::target_entry<binary> *t = k.targets();
+  while (t->fn && t->feature != 0) ++t;
+  if (!t->fn) return false;
+  t->fn(a, b, want, 37);
+  e.fn(a, b, got, 37);
+  return std::memcmp(want, got, sizeof want) == 0;
+}
+
+void every_kernel_every_target() {
+  cpud::op<binary> add{"add", add_kernels};
+  add.add_kernel(CPUD_KERNEL(add_i32, dtype::int32, dtype::int32));
+  int runs = 0;
+  add.for_each_kernel([&](const cpud::kernel<binary> &k) {
+    for (const cpud::target_entry<binary> *e = k.targets(); e->fn; ++e) {
+      if (e->feature != 0 && !cpud_have(e->feature)) continue;
+      bool ok = k.types[0] == dtype::int32     ? same_as_baseline<std::int32_t>(k, *e)
+                : k.types[0] == dtype::int64   ? same_as_baseline<std::int64_t>(k, *e)
+                : k.types[0] == dtype::float32 ? same_as_baseline<float>(k, *e)
+                : k.types[0] == dtype::float64 ? same_as_baseline<double>(k, *e)
+                                               : same_as_baseline<std::complex<float>>(k, *e);
+      EXPECT(ok, "%s %s differs from its baseline build", k.name, e->name);
+      ++runs;
+    }
+  });
+  std::printf("%d kernel builds checked against their baseline\n", runs);
+  EXPECT(runs >= 5, "every kernel has at least its baseline build");
+}
+
+// Readers resolve and call while another thread registers kernels: no
+// reader waits or sees a torn result (ThreadSanitizer checks the races).
+void registration_never_blocks_readers() {
+  static cpud::op<binary> add{"add", add_kernels};
+  std::atomic<bool> stop{false};
+  std::atomic<int> bad{0};
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 4; ++t)
+    readers.emplace_back([&] {
+      const float x[4] = {1, 2, 3, 4};
+      float out[4];
+      while (!stop.load(std::memory_order_relaxed)) {
+        const cpud::resolved<binary> &r = add.resolve({dtype::float32, dtype::float32});
+        if (!r) {
+          bad.fetch_add(1);
+          continue;
+        }
+        r.fn()(x, x, out, 4);
+        if (out[3] != 8) bad.fetch_add(1);
+        add.resolve({dtype::int32, dtype::float64});
+      }
+    });
+  for (int i = 0; i < 200; ++i) add.add_kernel(CPUD_KERNEL(add_i32, dtype::int32, dtype::int32));
+  stop.store(true);
+  for (auto &t : readers) t.join();
+  EXPECT(bad.load() == 0, "%d reader calls went wrong during registration", bad.load());
+}
+
+}  // namespace
+
+int main() {
+  choice_conversions_and_result();
+  errors();
+  added_kernel_wins_over_cached_conversion();
+  isa_target_follows_the_masks();
+  every_kernel_every_target();
+  registration_never_blocks_readers();
+  if (failures) return 1;
+  std::printf("PASS\n");
+  return 0;
+}
