@@ -92,6 +92,10 @@ class op {
   }
 
   // The kernel for these argument types (cached per types and generation).
+  // The reference stays valid while the operator lives; for more than
+  // k_max_arity arguments, or once an operator has made 4096 cache entries,
+  // results are not cached and the reference is valid until this thread's
+  // next uncached resolve().
   const resolved<Fn> &resolve(std::initializer_list<dtype> args) const { return resolve(args.begin(), args.size()); }
   const resolved<Fn> &resolve(const dtype *args, std::size_t n) const {
     const std::uint64_t key = pack(args, n);
