@@ -9,6 +9,7 @@
 //   depth_table_cpu_check  a table indexed by element type, with a CPU check
 //                          on every call (the hand-written style of OpenCV's
 //                          arithmetic tables)
+//   intern_hit             a composite type's fingerprint looked up again
 #include <benchmark/benchmark.h>
 
 #include <vector>
@@ -126,6 +127,24 @@ void BM_depth_table_cpu_check(benchmark::State &state) {
   }
 }
 BENCHMARK(BM_depth_table_cpu_check);
+
+// Interning a fingerprint that is already registered (the common case: a
+// library looks up its descriptor's code per call or per array).
+void BM_intern_hit(benchmark::State &state) {
+  cpud::type_registry &reg = cpud::types();
+  char fp[] = {'f', '3', '2', 'x', '3', 'C'};  // not const: re-read (and re-hashed) every iteration
+  for (int i = 0; i < 100; ++i) {
+    const char other[] = {'u', '8', static_cast<char>(i)};
+    reg.intern(other, sizeof other);
+  }
+  reg.intern(fp, sizeof fp);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(fp);  // the bytes may have changed: hash and compare them again
+    cpud::dtype t = reg.intern(fp, sizeof fp);
+    benchmark::DoNotOptimize(t);
+  }
+}
+BENCHMARK(BM_intern_hit);
 
 }  // namespace
 

@@ -15,7 +15,8 @@
 // The static table needs no constructor. add.add_kernel() registers more at
 // run time (a plugin) without blocking concurrent resolve() calls; results
 // are cached per argument types, and a registration invalidates the cache,
-// so a new exact kernel wins over a cached conversion.
+// so a new exact kernel wins over a cached conversion; so does a conversion
+// rule declared for composite types (types.hpp).
 #pragma once
 
 #include <atomic>
@@ -26,6 +27,7 @@
 
 #include "cpudispatch/dispatch.hpp"
 #include "cpudispatch/resolve.hpp"
+#include "cpudispatch/types.hpp"
 
 namespace cpud {
 
@@ -60,10 +62,11 @@ class op {
  public:
   template <std::size_t N>
   constexpr op(const char *name, const kernel<Fn> (&kernels)[N], casting limit = casting::safe,
-               tie_rule tie = tie_rule::error)
-      : name_(name), static_(kernels), n_static_(static_cast<int>(N)), limit_(limit), tie_(tie) {}
-  constexpr explicit op(const char *name, casting limit = casting::safe, tie_rule tie = tie_rule::error)
-      : name_(name), limit_(limit), tie_(tie) {}
+               tie_rule tie = tie_rule::error, conversion_fn conv = convert)
+      : name_(name), static_(kernels), n_static_(static_cast<int>(N)), limit_(limit), tie_(tie), conv_(conv) {}
+  constexpr explicit op(const char *name, casting limit = casting::safe, tie_rule tie = tie_rule::error,
+                        conversion_fn conv = convert)
+      : name_(name), limit_(limit), tie_(tie), conv_(conv) {}
   op(const op &) = delete;
   op &operator=(const op &) = delete;
   ~op() {
@@ -99,7 +102,8 @@ class op {
   const resolved<Fn> &resolve(std::initializer_list<dtype> args) const { return resolve(args.begin(), args.size()); }
   const resolved<Fn> &resolve(const dtype *args, std::size_t n) const {
     const std::uint64_t key = pack(args, n);
-    const std::uint32_t gen = generation_.load(std::memory_order_acquire);
+    const std::uint64_t gen = std::uint64_t{generation_.load(std::memory_order_acquire)} << 32 |
+                              rules_generation.load(std::memory_order_acquire);
     std::atomic<entry *> &slot = cache_[slot_of(key)];
     entry *e = slot.load(std::memory_order_acquire);
     if (e && e->key == key && e->generation == gen) return e->result;
@@ -111,8 +115,8 @@ class op {
     signature sigs[k_max_candidates];
     const kernel<Fn> *ks[k_max_candidates];
     const int n = candidates(sigs, ks);
-    const resolution r = cpud::resolve(args.begin(), static_cast<int>(args.size()), sigs, n, limit_, tie_);
-    return cpud::explain(name_, args.begin(), static_cast<int>(args.size()), sigs, n, r, limit_);
+    const resolution r = cpud::resolve(args.begin(), static_cast<int>(args.size()), sigs, n, limit_, tie_, conv_);
+    return cpud::explain(name_, args.begin(), static_cast<int>(args.size()), sigs, n, r, limit_, conv_);
   }
 
   // Every kernel: the static table, then the added ones, newest first.
@@ -133,7 +137,7 @@ class op {
   };
   struct entry {
     std::uint64_t key;
-    std::uint32_t generation;
+    std::uint64_t generation;  // the operator's kernels (high half) and the rules (low half)
     resolved<Fn> result;
     entry *retired_next;
   };
@@ -163,18 +167,18 @@ class op {
     return n;
   }
 
-  const resolved<Fn> &miss(const dtype *args, int n, std::uint64_t key, std::uint32_t gen,
+  const resolved<Fn> &miss(const dtype *args, int n, std::uint64_t key, std::uint64_t gen,
                            std::atomic<entry *> &slot) const {
     signature sigs[k_max_candidates];
     const kernel<Fn> *ks[k_max_candidates];
     const int nc = candidates(sigs, ks);
-    const resolution r = cpud::resolve(args, n, sigs, nc, limit_, tie_);
+    const resolution r = cpud::resolve(args, n, sigs, nc, limit_, tie_, conv_);
     resolved<Fn> out;
     out.kind = r.kind;
     out.rank = r.rank;
     if (r.kind == resolution::ok) {
       out.k = ks[r.index];
-      for (int i = 0; i < n && i < k_max_arity; ++i) out.conv[i] = can_convert(args[i], ks[r.index]->types[i]);
+      for (int i = 0; i < n && i < k_max_arity; ++i) out.conv[i] = conv_(args[i], ks[r.index]->types[i]);
     }
     if (key == k_uncacheable || entries_.fetch_add(1, std::memory_order_relaxed) >= k_max_entries) {
       thread_local resolved<Fn> uncached;
@@ -199,6 +203,7 @@ class op {
   int n_static_ = 0;
   casting limit_;
   tie_rule tie_;
+  conversion_fn conv_;  // built-in and composite types (types.hpp) unless the operator was given others
   std::atomic<node *> added_{nullptr};
   std::atomic<std::uint32_t> generation_{0};
   mutable std::atomic<entry *> cache_[k_slots] = {};

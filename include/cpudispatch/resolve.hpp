@@ -131,10 +131,15 @@ inline resolution resolve(const dtype *args, int n, const signature *cands, int 
   return res;
 }
 
+// "int64"; a composite type (types.hpp) as "type#CODE".
+inline std::string type_text(dtype t) {
+  return static_cast<int>(t) < k_builtin_dtypes ? dtype_name(t) : "type#" + std::to_string(static_cast<int>(t));
+}
+
 // "(int64, complex64)"
 inline std::string signature_text(const dtype *types, int n) {
   std::string s = "(";
-  for (int i = 0; i < n; ++i) s += std::string(i ? ", " : "") + dtype_name(types[i]);
+  for (int i = 0; i < n; ++i) s += std::string(i ? ", " : "") + type_text(types[i]);
   return s + ")";
 }
 
@@ -168,7 +173,7 @@ inline std::string explain(const char *op, const dtype *args, int n, const signa
     for (int i = 0; i < n; ++i) {
       const conversion k = conv(args[i], s.types[i]);
       if (k == conversion::none || static_cast<int>(k) > static_cast<int>(limit)) {
-        msg += std::string(dtype_name(args[i])) + "->" + dtype_name(s.types[i]) +
+        msg += type_text(args[i]) + "->" + type_text(s.types[i]) +
                (k == conversion::none ? " has no conversion" : std::string(" is ") + conversion_name(k));
         break;
       }
