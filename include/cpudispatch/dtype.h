@@ -1,0 +1,45 @@
+/*
+ * cpudispatch: typed dispatch from C. The built-in element types' codes (the
+ * same as cpud::dtype in dtype.hpp) and resolution of a kernel by argument
+ * types with Numba's conversion rules (docs/typed.md).
+ */
+#ifndef CPUDISPATCH_DTYPE_H_
+#define CPUDISPATCH_DTYPE_H_
+
+#include <stdint.h>
+
+#include "cpudispatch/cpudispatch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  CPUD_DTYPE_BOOL, CPUD_DTYPE_INT8, CPUD_DTYPE_INT16, CPUD_DTYPE_INT32, CPUD_DTYPE_INT64,
+  CPUD_DTYPE_UINT8, CPUD_DTYPE_UINT16, CPUD_DTYPE_UINT32, CPUD_DTYPE_UINT64,
+  CPUD_DTYPE_FLOAT16, CPUD_DTYPE_FLOAT32, CPUD_DTYPE_FLOAT64, CPUD_DTYPE_COMPLEX64, CPUD_DTYPE_COMPLEX128,
+  CPUD_DTYPE_COUNT
+};
+
+/* Conversion kinds, stricter first, and the casting limits a caller passes. */
+enum { CPUD_CONV_EXACT, CPUD_CONV_PROMOTE, CPUD_CONV_SAFE, CPUD_CONV_UNSAFE, CPUD_CONV_NONE };
+enum { CPUD_TIE_ERROR, CPUD_TIE_MOST_SPECIFIC };
+
+/* The conversion kind from one built-in type to another (CPUD_CONV_NONE for
+ * a code outside the built-in ones). */
+CPUD_HIDDEN int cpud_can_convert(int from, int to);
+
+/* Chooses among n_cands candidate signatures of n parameters each
+ * (cand_types holds them one after another) the one the argument types
+ * select, converting at most by `casting` (CPUD_CONV_PROMOTE, _SAFE or
+ * _UNSAFE; _EXACT for exact matches only) with tie rule `tie`. Returns its
+ * index; -1: no candidate accepts the arguments; -2: the best candidates
+ * tie (the first two are written to tied[0..1] when tied is not NULL). */
+CPUD_HIDDEN int cpud_resolve(const uint16_t *args, int n, const uint16_t *cand_types, int n_cands, int casting,
+                             int tie, int *tied);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CPUDISPATCH_DTYPE_H_ */

@@ -1,0 +1,66 @@
+// The C entry points of typed dispatch (cpudispatch/dtype.h) over the
+// header-only C++ rules and resolution: no allocation, libc only.
+#include "cpudispatch/dtype.h"
+
+// What the two headers below include, first, so that their own includes
+// are no-ops inside the namespace.
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+// The header-only rules and resolution with internal linkage: the runtime
+// defines no COMDAT or unique symbol that a consumer's copy of the same
+// inline code (compiled with its own flags) could replace, or be replaced
+// by (test/floor checks the runtime's objects).
+namespace {
+#include "cpudispatch/dtype.hpp"
+#include "cpudispatch/resolve.hpp"
+}  // namespace
+
+static_assert(CPUD_DTYPE_COUNT == cpud::k_builtin_dtypes, "C and C++ typecodes agree");
+static_assert(CPUD_DTYPE_COMPLEX128 == static_cast<int>(cpud::dtype::complex128), "C and C++ typecodes agree");
+static_assert(CPUD_DTYPE_FLOAT16 == static_cast<int>(cpud::dtype::float16), "C and C++ typecodes agree");
+static_assert(CPUD_CONV_NONE == static_cast<int>(cpud::conversion::none), "C and C++ kinds agree");
+static_assert(CPUD_CONV_UNSAFE == static_cast<int>(cpud::casting::unsafe), "C kinds and C++ limits agree");
+
+namespace {
+constexpr int k_max_cands = 256;
+}
+
+extern "C" int cpud_can_convert(int from, int to) {
+  if (from < 0 || to < 0 || from >= cpud::k_builtin_dtypes || to >= cpud::k_builtin_dtypes) return CPUD_CONV_NONE;
+  return static_cast<int>(cpud::can_convert(static_cast<cpud::dtype>(from), static_cast<cpud::dtype>(to)));
+}
+
+extern "C" int cpud_resolve(const uint16_t *args, int n, const uint16_t *cand_types, int n_cands, int casting,
+                            int tie, int *tied) {
+  if (n < 0 || n > 8 || n_cands < 0 || n_cands > k_max_cands || casting < CPUD_CONV_EXACT ||
+      casting > CPUD_CONV_UNSAFE)
+    return -1;
+  cpud::dtype a[8];
+  for (int i = 0; i < n; ++i) a[i] = static_cast<cpud::dtype>(args[i]);
+  cpud::dtype types[k_max_cands * 8];  // copied: an enum may not alias its uint16_t storage
+  cpud::signature sigs[k_max_cands];
+  for (int c = 0; c < n_cands; ++c) {
+    for (int i = 0; i < n; ++i) types[c * n + i] = static_cast<cpud::dtype>(cand_types[c * n + i]);
+    sigs[c] = {types + c * n, n};
+  }
+  const cpud::resolution r =
+      cpud::resolve(a, n, sigs, n_cands, static_cast<cpud::casting>(casting),
+                    tie == CPUD_TIE_MOST_SPECIFIC ? cpud::tie_rule::most_specific : cpud::tie_rule::error,
+                    [](cpud::dtype f, cpud::dtype t) {
+                      return static_cast<int>(f) < cpud::k_builtin_dtypes && static_cast<int>(t) < cpud::k_builtin_dtypes
+                                 ? cpud::can_convert(f, t)
+                                 : cpud::conversion::none;
+                    });
+  if (r.kind == cpud::resolution::ok) return r.index;
+  if (r.kind == cpud::resolution::ambiguous) {
+    if (tied) {
+      tied[0] = r.tied[0];
+      tied[1] = r.tied[1];
+    }
+    return -2;
+  }
+  return -1;
+}
