@@ -60,10 +60,14 @@ struct resolved {
 template <class Fn>
 class op {
  public:
+  static constexpr int k_max_kernels = 256;  // ranked on the stack, so bounded
+
   template <std::size_t N>
   constexpr op(const char *name, const kernel<Fn> (&kernels)[N], casting limit = casting::safe,
                tie_rule tie = tie_rule::error, conversion_fn conv = convert)
-      : name_(name), static_(kernels), n_static_(static_cast<int>(N)), limit_(limit), tie_(tie), conv_(conv) {}
+      : name_(name), static_(kernels), n_static_(static_cast<int>(N)), limit_(limit), tie_(tie), conv_(conv) {
+    static_assert(N <= k_max_kernels, "an operator has at most k_max_kernels kernels");
+  }
   constexpr explicit op(const char *name, casting limit = casting::safe, tie_rule tie = tie_rule::error,
                         conversion_fn conv = convert)
       : name_(name), limit_(limit), tie_(tie), conv_(conv) {}
@@ -87,11 +91,17 @@ class op {
 
   // Adds a kernel at run time. Readers never wait: the kernel is published
   // with one atomic store, and cached results made before it stop counting.
-  void add_kernel(const kernel<Fn> &k) {
+  // False (nothing added) when the operator already has k_max_kernels.
+  bool add_kernel(const kernel<Fn> &k) {
+    if (n_added_.fetch_add(1, std::memory_order_relaxed) >= k_max_kernels - n_static_) {
+      n_added_.fetch_sub(1, std::memory_order_relaxed);
+      return false;
+    }
     node *n = new node{k, added_.load(std::memory_order_relaxed)};
     while (!added_.compare_exchange_weak(n->next, n, std::memory_order_release, std::memory_order_relaxed)) {
     }
     generation_.fetch_add(1, std::memory_order_acq_rel);
+    return true;
   }
 
   // The kernel for these argument types (cached per types and generation).
@@ -128,7 +138,7 @@ class op {
 
  private:
   static constexpr int k_slots = 64;
-  static constexpr int k_max_candidates = 256;
+  static constexpr int k_max_candidates = k_max_kernels;
   static constexpr int k_max_entries = 4096;  // cache allocations per operator, then resolution is uncached
 
   struct node {
@@ -205,6 +215,7 @@ class op {
   tie_rule tie_;
   conversion_fn conv_;  // built-in and composite types (types.hpp) unless the operator was given others
   std::atomic<node *> added_{nullptr};
+  std::atomic<int> n_added_{0};
   std::atomic<std::uint32_t> generation_{0};
   mutable std::atomic<entry *> cache_[k_slots] = {};
   mutable std::atomic<entry *> retired_{nullptr};

@@ -139,7 +139,8 @@ void every_kernel_every_target() {
 }
 
 // Readers resolve and call while another thread registers kernels: no
-// reader waits or sees a torn result (ThreadSanitizer checks the races).
+// reader waits or sees a torn result (ThreadSanitizer checks the races);
+// registrations beyond the operator's capacity are refused.
 void registration_never_blocks_readers() {
   static cpud::op<binary> add{"add", add_kernels};
   std::atomic<bool> stop{false};
@@ -160,10 +161,14 @@ void registration_never_blocks_readers() {
         add.resolve({dtype::int32, dtype::float64});
       }
     });
-  for (int i = 0; i < 200; ++i) add.add_kernel(CPUD_KERNEL(add_i32, dtype::int32, dtype::int32));
+  int added = 0;
+  for (int i = 0; i < 300; ++i) added += add.add_kernel(CPUD_KERNEL(add_i32, dtype::int32, dtype::int32));
   stop.store(true);
   for (auto &t : readers) t.join();
   EXPECT(bad.load() == 0, "%d reader calls went wrong during registration", bad.load());
+  // The operator holds at most k_max_kernels: the rest are refused, not
+  // silently left out of the ranking.
+  EXPECT(added == cpud::op<binary>::k_max_kernels - 4, "%d of 300 registrations accepted", added);
 }
 
 }  // namespace
