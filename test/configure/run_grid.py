@@ -21,6 +21,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.dirname(HERE))
+import doc_blocks  # noqa: E402  (test/doc_blocks.py)
 
 # x86_64 rows in interest order: only used to spell expectations briefly.
 X86 = ('SSE SSE2 SSE3 SSSE3 SSE41 POPCNT SSE42 CX16 LAHF X86_V2 AES PCLMULQDQ AVX XOP FMA4 F16C '
@@ -291,10 +294,7 @@ def run_case(name):
 
 
 def docs_block(marker):
-    with open(os.path.join(ROOT, 'docs', 'quickstart.md')) as fh:
-        text = fh.read()
-    block = text.split('<!-- %s:start -->' % marker)[1].split('<!-- %s:end -->' % marker)[0]
-    return [l for l in block.strip().splitlines() if not l.startswith('```')]
+    return doc_blocks.block(os.path.join(ROOT, 'docs', 'quickstart.md'), marker)
 
 
 def docs_snippet():

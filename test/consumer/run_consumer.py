@@ -49,6 +49,7 @@ import time
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
+import doc_blocks  # noqa: E402  (test/doc_blocks.py)
 
 # sigill: whether app_per_source_order must die under Nehalem. Measured: it
 # does in all four. At -O2 std::sort<float*> is no hazard (GCC keeps local
@@ -98,9 +99,7 @@ def best(flags):
 
 
 def docs_block(root, marker):
-    text = open(os.path.join(root, 'docs', 'quickstart.md')).read()
-    block = text.split('<!-- %s:start -->' % marker)[1].split('<!-- %s:end -->' % marker)[0]
-    return [l for l in block.strip().splitlines() if not l.startswith('```')]
+    return doc_blocks.block(os.path.join(root, 'docs', 'quickstart.md'), marker)
 
 
 def split_dict(lines):

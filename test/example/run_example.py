@@ -25,6 +25,7 @@ import tempfile
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
+import doc_blocks  # noqa: E402  (test/doc_blocks.py)
 
 root, build = sys.argv[1], sys.argv[2]
 with_cross = '--cross' in sys.argv[3:]
@@ -39,9 +40,7 @@ def sh(cmd, **kw):
 
 
 def docs_block(marker, doc='quickstart.md'):
-    text = open(os.path.join(root, 'docs', doc)).read()
-    block = text.split('<!-- %s:start -->' % marker)[1].split('<!-- %s:end -->' % marker)[0]
-    return [l for l in block.strip().splitlines() if not l.startswith('```')]
+    return doc_blocks.block(os.path.join(root, 'docs', doc), marker)
 
 
 def build_and_test(src, name, opts, expect_target=None, offline=True, run_app=True):
