@@ -9,15 +9,18 @@
 #include <stdint.h>
 
 #include "cpudispatch/cpudispatch.h"
+#include "cpudispatch/dtype_list.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* The built-in element types' codes: CPUD_DTYPE_BOOL ... CPUD_DTYPE_COMPLEX128
+ * (the same values as cpud::dtype). */
 enum {
-  CPUD_DTYPE_BOOL, CPUD_DTYPE_INT8, CPUD_DTYPE_INT16, CPUD_DTYPE_INT32, CPUD_DTYPE_INT64,
-  CPUD_DTYPE_UINT8, CPUD_DTYPE_UINT16, CPUD_DTYPE_UINT32, CPUD_DTYPE_UINT64,
-  CPUD_DTYPE_FLOAT16, CPUD_DTYPE_FLOAT32, CPUD_DTYPE_FLOAT64, CPUD_DTYPE_COMPLEX64, CPUD_DTYPE_COMPLEX128,
+#define CPUD__DTYPE_C(C, CXX, NAME) CPUD_DTYPE_##C,
+  CPUD_DTYPE_LIST(CPUD__DTYPE_C)
+#undef CPUD__DTYPE_C
   CPUD_DTYPE_COUNT
 };
 

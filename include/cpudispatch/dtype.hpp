@@ -8,32 +8,26 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cpudispatch/dtype_list.h"
+
 namespace cpud {
 
-// Built-in typecodes. Composite types a library interns at run time (a
-// dtype with channels and a layout, ...) get codes from k_builtin_dtypes up.
+// Built-in typecodes (cpudispatch/dtype_list.h, the same as C's
+// CPUD_DTYPE_*). Composite types a library interns at run time (a dtype with
+// channels and a layout, ...) get codes from k_builtin_dtypes up.
 enum class dtype : std::uint16_t {
-  bool_,
-  int8,
-  int16,
-  int32,
-  int64,
-  uint8,
-  uint16,
-  uint32,
-  uint64,
-  float16,
-  float32,
-  float64,
-  complex64,
-  complex128,
+#define CPUD__DTYPE_CXX(C, CXX, NAME) CXX,
+  CPUD_DTYPE_LIST(CPUD__DTYPE_CXX)
+#undef CPUD__DTYPE_CXX
 };
-constexpr int k_builtin_dtypes = 14;
+#define CPUD__DTYPE_COUNT(C, CXX, NAME) +1
+constexpr int k_builtin_dtypes = 0 CPUD_DTYPE_LIST(CPUD__DTYPE_COUNT);
+#undef CPUD__DTYPE_COUNT
 
 constexpr const char *dtype_name(dtype t) {
-  constexpr const char *names[k_builtin_dtypes] = {"bool",   "int8",    "int16",   "int32",     "int64",
-                                                   "uint8",  "uint16",  "uint32",  "uint64",    "float16",
-                                                   "float32", "float64", "complex64", "complex128"};
+#define CPUD__DTYPE_NAME(C, CXX, NAME) NAME,
+  constexpr const char *names[k_builtin_dtypes] = {CPUD_DTYPE_LIST(CPUD__DTYPE_NAME)};
+#undef CPUD__DTYPE_NAME
   return static_cast<int>(t) < k_builtin_dtypes ? names[static_cast<int>(t)] : "?";
 }
 

@@ -18,11 +18,18 @@ namespace {
 #include "cpudispatch/resolve.hpp"
 }  // namespace
 
+// The C codes and the C++ enum come from one list (dtype_list.h); the
+// conversion kinds and casting limits are written twice, so checked here.
 static_assert(CPUD_DTYPE_COUNT == cpud::k_builtin_dtypes, "C and C++ typecodes agree");
-static_assert(CPUD_DTYPE_COMPLEX128 == static_cast<int>(cpud::dtype::complex128), "C and C++ typecodes agree");
-static_assert(CPUD_DTYPE_FLOAT16 == static_cast<int>(cpud::dtype::float16), "C and C++ typecodes agree");
-static_assert(CPUD_CONV_NONE == static_cast<int>(cpud::conversion::none), "C and C++ kinds agree");
-static_assert(CPUD_CONV_UNSAFE == static_cast<int>(cpud::casting::unsafe), "C kinds and C++ limits agree");
+static_assert(CPUD_CONV_EXACT == static_cast<int>(cpud::conversion::exact) &&
+                  CPUD_CONV_PROMOTE == static_cast<int>(cpud::conversion::promote) &&
+                  CPUD_CONV_SAFE == static_cast<int>(cpud::conversion::safe) &&
+                  CPUD_CONV_UNSAFE == static_cast<int>(cpud::conversion::unsafe) &&
+                  CPUD_CONV_NONE == static_cast<int>(cpud::conversion::none),
+              "C and C++ conversion kinds agree");
+static_assert(CPUD_CONV_SAFE == static_cast<int>(cpud::casting::safe) &&
+                  CPUD_CONV_UNSAFE == static_cast<int>(cpud::casting::unsafe),
+              "C kinds and C++ casting limits agree");
 
 namespace {
 constexpr int k_max_cands = 256;
