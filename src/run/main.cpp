@@ -147,35 +147,26 @@ bool on_path(const char *prog, std::string *found = nullptr) {
   return false;
 }
 
-#if defined(__x86_64__)
-constexpr unsigned k_own_machine = EM_X86_64;
-#elif defined(__aarch64__)
-constexpr unsigned k_own_machine = EM_AARCH64;
-#elif defined(__powerpc64__)
-constexpr unsigned k_own_machine = EM_PPC64;
-#elif defined(__s390x__)
-constexpr unsigned k_own_machine = EM_S390;
-#elif defined(__riscv)
-constexpr unsigned k_own_machine = EM_RISCV;
-#else
-constexpr unsigned k_own_machine = EM_NONE;
-#endif
-
-// True when `prog` is an ELF program of the arch cpudispatch-run is built
-// for: what qemu-ARCH runs. A script or a build-machine program (a cross
-// build's Python, a pyenv shim) is not: it runs as it is, and the programs
-// it starts through MESON_EXE_WRAPPER get the model.
-bool own_arch_program(const char *prog) {
-  std::string path;
-  if (k_own_machine == EM_NONE || !on_path(prog, &path)) return false;
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
+// The ELF machine of a program file, 0 when it is not an ELF file (a script).
+unsigned elf_machine(const char *path) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
   unsigned char h[20] = {};
   bool full = read(fd, h, sizeof h) == static_cast<ssize_t>(sizeof h);
   close(fd);
-  if (!full || std::memcmp(h, ELFMAG, SELFMAG) != 0) return false;
-  unsigned machine = h[EI_DATA] == ELFDATA2MSB ? (h[18] << 8 | h[19]) : (h[19] << 8 | h[18]);
-  return machine == k_own_machine;
+  if (!full || std::memcmp(h, ELFMAG, SELFMAG) != 0) return 0;
+  return h[EI_DATA] == ELFDATA2MSB ? (h[18] << 8 | h[19]) : (h[19] << 8 | h[18]);
+}
+
+// True when `prog` is an ELF program of cpudispatch-run's own arch (read from
+// /proc/self/exe, which qemu-user shows as the emulated program): what
+// qemu-ARCH runs. A script or a build-machine program (a cross build's
+// Python, a pyenv shim) is not: it runs as it is, and the programs it starts
+// through MESON_EXE_WRAPPER get the model.
+bool own_arch_program(const char *prog) {
+  static const unsigned own = elf_machine("/proc/self/exe");
+  std::string path;
+  return own != 0 && on_path(prog, &path) && elf_machine(path.c_str()) == own;
 }
 
 // The basename of argv[0] names this arch's qemu-user (qemu-aarch64,
