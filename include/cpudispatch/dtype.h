@@ -37,7 +37,9 @@ CPUD_HIDDEN int cpud_can_convert(int from, int to);
  * select, converting at most by `casting` (CPUD_CONV_PROMOTE, _SAFE or
  * _UNSAFE; _EXACT for exact matches only) with tie rule `tie`. Returns its
  * index; -1: no candidate accepts the arguments; -2: the best candidates
- * tie (the first two are written to tied[0..1] when tied is not NULL). */
+ * tie (the first two are written to tied[0..1] when tied is not NULL);
+ * -3: bad input (n outside 0..8, n_cands outside 0..256, an unknown casting
+ * or tie value, a null array). */
 CPUD_HIDDEN int cpud_resolve(const uint16_t *args, int n, const uint16_t *cand_types, int n_cands, int casting,
                              int tie, int *tied);
 

@@ -53,8 +53,13 @@ class CPUD_HIDDEN type_registry {
   dtype intern(const std::string &fp) { return intern(fp.data(), fp.size()); }
 
   // Declares that `from` converts to `to` with `kind` (either may be a
-  // built-in type); the rule set is closed again, chains included.
-  void declare(dtype from, dtype to, conversion kind) {
+  // built-in type); the rule set is closed again, chains included. False,
+  // and nothing declared, for a code this registry never gave out, a rule
+  // between two built-in types (their matrix is fixed) or kind `none`.
+  bool declare(dtype from, dtype to, conversion kind) {
+    if (!known(from) || !known(to) || kind == conversion::none ||
+        (static_cast<int>(from) < k_builtin_dtypes && static_cast<int>(to) < k_builtin_dtypes))
+      return false;
     std::lock_guard<std::mutex> lock(write_);
     rules *cur = rules_.load(std::memory_order_acquire);
     rules *next = new rules(cur ? *cur : rules{});
@@ -62,6 +67,7 @@ class CPUD_HIDDEN type_registry {
     rules_.store(next, std::memory_order_release);
     rules_generation.fetch_add(1, std::memory_order_acq_rel);
     if (cur) retired_.push_back(cur);  // a reader may still hold it
+    return true;
   }
 
   // The conversion between any two typecodes: built-in pairs from the
@@ -152,6 +158,11 @@ class CPUD_HIDDEN type_registry {
       }
     }
   };
+
+  bool known(dtype t) const {
+    const int c = static_cast<int>(t);
+    return c < k_builtin_dtypes || (t != k_invalid && c - k_builtin_dtypes < next_.load(std::memory_order_acquire));
+  }
 
   static std::uint64_t hash(const void *p, std::size_t n) {  // FNV-1a
     std::uint64_t h = 0xcbf29ce484222325ull;

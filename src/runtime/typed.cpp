@@ -43,8 +43,9 @@ extern "C" int cpud_can_convert(int from, int to) {
 extern "C" int cpud_resolve(const uint16_t *args, int n, const uint16_t *cand_types, int n_cands, int casting,
                             int tie, int *tied) {
   if (n < 0 || n > 8 || n_cands < 0 || n_cands > k_max_cands || casting < CPUD_CONV_EXACT ||
-      casting > CPUD_CONV_UNSAFE)
-    return -1;
+      casting > CPUD_CONV_UNSAFE || (tie != CPUD_TIE_ERROR && tie != CPUD_TIE_MOST_SPECIFIC) ||
+      (n > 0 && !args) || (n > 0 && n_cands > 0 && !cand_types))
+    return -3;
   cpud::dtype a[8];
   for (int i = 0; i < n; ++i) a[i] = static_cast<cpud::dtype>(args[i]);
   cpud::dtype types[k_max_cands * 8];  // copied: an enum may not alias its uint16_t storage

@@ -42,9 +42,13 @@ int main(void) {
   CHECK(cpud_resolve(i16_i16, 2, ints, 2, CPUD_CONV_SAFE, CPUD_TIE_ERROR, NULL) == -2, "promotion tie");
   CHECK(cpud_resolve(i16_i16, 2, ints, 2, CPUD_CONV_SAFE, CPUD_TIE_MOST_SPECIFIC, NULL) == 0, "most specific");
 
-  /* Bad input is a no-match, never a crash. */
-  CHECK(cpud_resolve(f64_f64, 2, mix, 3, 7, CPUD_TIE_ERROR, NULL) == -1, "casting out of range");
-  CHECK(cpud_resolve(f64_f64, 9, mix, 3, CPUD_CONV_SAFE, CPUD_TIE_ERROR, NULL) == -1, "too many arguments");
+  /* Bad input is -3, never a crash; unknown type codes convert to nothing. */
+  CHECK(cpud_resolve(f64_f64, 2, mix, 3, 7, CPUD_TIE_ERROR, NULL) == -3, "casting out of range");
+  CHECK(cpud_resolve(f64_f64, 2, mix, 3, CPUD_CONV_SAFE, 5, NULL) == -3, "tie rule out of range");
+  CHECK(cpud_resolve(f64_f64, 9, mix, 3, CPUD_CONV_SAFE, CPUD_TIE_ERROR, NULL) == -3, "too many arguments");
+  CHECK(cpud_resolve(f64_f64, 2, mix, 257, CPUD_CONV_SAFE, CPUD_TIE_ERROR, NULL) == -3, "too many candidates");
+  CHECK(cpud_resolve(NULL, 2, mix, 3, CPUD_CONV_SAFE, CPUD_TIE_ERROR, NULL) == -3, "no argument array");
+  CHECK(cpud_resolve(f64_f64, 2, NULL, 3, CPUD_CONV_SAFE, CPUD_TIE_ERROR, NULL) == -3, "no candidate array");
   const uint16_t junk[] = {500, 600};
   CHECK(cpud_resolve(junk, 2, kernels, 2, CPUD_CONV_UNSAFE, CPUD_TIE_ERROR, NULL) == -1, "unknown codes");
   if (failures) return 1;

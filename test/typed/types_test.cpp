@@ -63,8 +63,14 @@ void rules_take_part_in_ranking() {
   const std::string msg = add.explain({contiguous, contiguous});
   EXPECT(msg.find("no kernel of 'add' accepts (type#") == 0 && msg.find("has no conversion") != std::string::npos,
          "explain: %s", msg.c_str());
-  reg.declare(contiguous, any, conversion::safe);  // C-contiguous -> any layout
-  reg.declare(strided, contiguous, conversion::promote);
+  EXPECT(reg.declare(contiguous, any, conversion::safe), "C-contiguous -> any layout");
+  EXPECT(reg.declare(strided, contiguous, conversion::promote), "strided -> contiguous");
+  // Refused, changing nothing: an unknown code, the built-in matrix, kind none.
+  EXPECT(!reg.declare(static_cast<dtype>(4000), any, conversion::safe), "a code never given out");
+  EXPECT(!reg.declare(cpud::type_registry::k_invalid, any, conversion::safe), "the invalid code");
+  EXPECT(!reg.declare(dtype::int32, dtype::float32, conversion::safe), "a built-in pair");
+  EXPECT(!reg.declare(any, contiguous, conversion::none), "kind none");
+  EXPECT(reg.convert(dtype::int32, dtype::float32) == conversion::unsafe, "the built-in matrix is unchanged");
   EXPECT(reg.convert(strided, any) == conversion::safe, "chained: strided -> contiguous -> any should be safe, is %s",
          cpud::conversion_name(reg.convert(strided, any)));
   EXPECT(reg.convert(any, contiguous) == conversion::none, "no rule back");
@@ -77,7 +83,7 @@ void rules_take_part_in_ranking() {
   // Through the built-in rules: any -> float32 makes float64 reachable by
   // chains as strict as their loosest step (safe), which ties with the
   // any-layout kernel: the call becomes ambiguous, naming both.
-  reg.declare(any, dtype::float32, conversion::safe);
+  EXPECT(reg.declare(any, dtype::float32, conversion::safe), "any -> float32");
   EXPECT(reg.convert(contiguous, dtype::float64) == conversion::safe,
          "contiguous -> any -> float32 -> float64 should be safe, is %s",
          cpud::conversion_name(reg.convert(contiguous, dtype::float64)));
