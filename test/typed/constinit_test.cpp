@@ -3,13 +3,8 @@
 // otherwise), so it is usable from any other static initialiser.
 #include <cstring>
 
-#include "add.dispatch.h"
+#include "add_kernels.h"
 #include "cpudispatch/operator.hpp"
-
-CPUD_DISPATCH(void, add_f32, (const void *, const void *, void *, std::size_t));
-CPUD_DISPATCH(void, add_f64, (const void *, const void *, void *, std::size_t));
-
-using binary = void (*)(const void *, const void *, void *, std::size_t);
 
 constexpr cpud::kernel<binary> kernels[] = {
     CPUD_KERNEL(add_f32, cpud::dtype::float32, cpud::dtype::float32),

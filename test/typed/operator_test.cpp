@@ -12,17 +12,10 @@
 #include <thread>
 #include <vector>
 
-#include "add.dispatch.h"
+#include "add_kernels.h"
 #include "cpudispatch/operator.hpp"
 #include "expect.h"
 
-CPUD_DISPATCH(void, add_i32, (const void *, const void *, void *, std::size_t));
-CPUD_DISPATCH(void, add_i64, (const void *, const void *, void *, std::size_t));
-CPUD_DISPATCH(void, add_f32, (const void *, const void *, void *, std::size_t));
-CPUD_DISPATCH(void, add_f64, (const void *, const void *, void *, std::size_t));
-CPUD_DISPATCH(void, add_c64, (const void *, const void *, void *, std::size_t));
-
-using binary = void (*)(const void *, const void *, void *, std::size_t);
 using cpud::conversion;
 using cpud::dtype;
 
@@ -34,7 +27,6 @@ constexpr cpud::kernel<binary> add_kernels[] = {
     CPUD_KERNEL(add_f64, dtype::float64, dtype::float64),
     CPUD_KERNEL(add_c64, dtype::complex64, dtype::complex64),
 };
-
 
 void choice_conversions_and_result() {
   cpud::op<binary> add{"add", add_kernels};

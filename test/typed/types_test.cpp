@@ -7,14 +7,10 @@
 #include <thread>
 #include <vector>
 
-#include "add.dispatch.h"
+#include "add_kernels.h"
 #include "cpudispatch/operator.hpp"
 #include "expect.h"
 
-CPUD_DISPATCH(void, add_f32, (const void *, const void *, void *, std::size_t));
-CPUD_DISPATCH(void, add_f64, (const void *, const void *, void *, std::size_t));
-
-using binary = void (*)(const void *, const void *, void *, std::size_t);
 using cpud::conversion;
 using cpud::dtype;
 
