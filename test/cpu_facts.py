@@ -10,9 +10,12 @@ Import with the test directory on sys.path:
 """
 import os
 import subprocess
+import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'tools'))
+from qemu_models import read_models  # noqa: E402  (tools/qemu_models.py)
 
 # What each x86 target needs (pni = SSE3, abm = LZCNT): SSE4.2 with what it
 # implies; x86-64-v3 (psABI: v2 + AVX AVX2 BMI1 BMI2 F16C FMA LZCNT MOVBE);
@@ -31,12 +34,8 @@ X86_NEEDS = {
 
 def models(arch):
     """{model: features} of the arch, in the file's (ascending) order."""
-    out = {}
-    for line in open(os.path.join(ROOT, 'src', 'run', 'qemu-models.txt'), encoding='utf-8'):
-        w = line.split()
-        if len(w) >= 4 and w[0] == arch:
-            out[w[3]] = set(w[4:])
-    return out
+    entry = read_models().get(arch)
+    return dict(entry[2]) if entry else {}
 
 
 LZCNT_PROBE = r'''

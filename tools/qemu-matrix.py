@@ -24,24 +24,11 @@ import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from qemu_models import read_models  # noqa: E402  (tools/qemu_models.py)
+
 SUITES = ('seed', 'runtime', 'isa')
-MODELS_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'src', 'run',
-                           'qemu-models.txt')
-
-
-def read_models(path=MODELS_FILE):
-    """arch -> (qemu binary, sysroot or None, {model: features}), in file order."""
-    arches = {}
-    for line in open(path, encoding='utf-8'):
-        w = line.split()
-        if not w or w[0].startswith('#'):
-            continue
-        arch, qemu, sysroot, model = w[:4]
-        entry = arches.setdefault(arch, (qemu, None if sysroot == '-' else sysroot, {}))
-        entry[2][model] = ' '.join(w[4:])
-    return arches
-
-
 ARCHES = read_models()
 
 
@@ -112,7 +99,7 @@ def main():
             for t in tests:
                 env = dict(os.environ, **t['env'])
                 # Always set, even when empty (a model with none of the features).
-                env['CPUD_TEST_CPU_FLAGS'] = table[model] or '-'
+                env['CPUD_TEST_CPU_FLAGS'] = ' '.join(sorted(table[model])) or '-'
 
                 cmd = list(t['cmd'])
                 scripted = os.path.basename(cmd[0]).startswith('python')
