@@ -3,6 +3,9 @@
 // direct call. All variants live in this one binary, run in one process.
 #include <benchmark/benchmark.h>
 
+#include <atomic>
+#include <thread>
+
 #include "trivial.dispatch.h"
 #include "cpudispatch/dispatch.hpp"
 
@@ -60,6 +63,60 @@ void BM_shared_pointer(benchmark::State &state) {
   }
 }
 BENCHMARK(BM_shared_pointer);
+
+// Per-thread guards (dispatch.hpp). While any thread is restricted, every
+// dispatched call of every thread selects per call; these measure that
+// price, in the restricted thread and in an unrestricted one. With no guard
+// anywhere the plain BM_cpudispatch_dispatched above is the price.
+void BM_cpudispatch_guard_in_this_thread(benchmark::State &state) {
+  cpud::only_features guard(cpud_usable_mask());  // restricts nothing the CPU has, but is a guard
+  int acc = 0;
+  for (auto _ : state) {
+    acc = cpud_bench_add(acc, 1);
+    benchmark::DoNotOptimize(acc);
+  }
+}
+BENCHMARK(BM_cpudispatch_guard_in_this_thread);
+
+void BM_cpudispatch_guard_in_another_thread(benchmark::State &state) {
+  std::atomic<int> phase{0};
+  std::thread other([&] {
+    cpud::only_features guard(cpud_usable_mask());
+    phase = 1;
+    while (phase.load() != 2) std::this_thread::yield();
+  });
+  while (phase.load() != 1) {
+  }
+  int acc = 0;
+  for (auto _ : state) {
+    acc = cpud_bench_add(acc, 1);
+    benchmark::DoNotOptimize(acc);
+  }
+  phase = 2;
+  other.join();
+}
+BENCHMARK(BM_cpudispatch_guard_in_another_thread);
+
+void BM_check_chain_per_call_guard_in_this_thread(benchmark::State &state) {
+  cpud::only_features guard(cpud_usable_mask());
+  int acc = 0;
+  for (auto _ : state) {
+    acc = CPUD_DISPATCH_CALL(cpud_bench_add, (acc, 1));
+    benchmark::DoNotOptimize(acc);
+  }
+}
+BENCHMARK(BM_check_chain_per_call_guard_in_this_thread);
+
+// The guard itself: constructing and destroying one (the first and last
+// restricted thread re-select every registered function).
+void BM_cpudispatch_guard_scope(benchmark::State &state) {
+  (void)cpud_bench_add(0, 1);
+  for (auto _ : state) {
+    cpud::only_features guard(cpud_usable_mask());
+    benchmark::DoNotOptimize(cpud_thread_allowed());
+  }
+}
+BENCHMARK(BM_cpudispatch_guard_scope);
 
 }  // namespace
 

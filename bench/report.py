@@ -68,6 +68,10 @@ def call_cost():
         'BM_shared_direct': 'shared library: exported direct function (PLT)',
         'BM_shared_dispatched': 'shared library: exported function making the dispatched call',
         'BM_shared_pointer': 'shared library: selected pointer fetched once',
+        'BM_cpudispatch_guard_in_this_thread': '**cpudispatch** call in a thread holding a guard (per-call selection)',
+        'BM_cpudispatch_guard_in_another_thread': '**cpudispatch** call while another thread holds a guard',
+        'BM_check_chain_per_call_guard_in_this_thread': 'feature-check chain per call, in a thread holding a guard',
+        'BM_cpudispatch_guard_scope': 'constructing and destroying a guard (not a call)',
     }
     table(['variant', 'ns', 'ratio'], [(names.get(k, k), '%.2f' % v['real_time'], '%.3f' % (v['real_time'] / direct))
                                         for k, v in rows.items()])

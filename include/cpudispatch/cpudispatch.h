@@ -38,19 +38,24 @@ enum cpud_feature {
 /* One bit per feature id; bit 0 marks a mask as initialised. */
 #define CPUD_BIT(F) (UINT64_C(1) << CPUD_FEATURE_##F)
 
-/* Usable features, bit per id; 0 until the first query initialises it.
- * Hidden: each shared library that links the runtime has its own copy. */
+/* The process's usable features, bit per id, with bit 0 set while no
+ * thread restricts itself (cpud_set_thread_allowed): then it is every
+ * thread's answer. 0 until the first query initialises it. Hidden: each
+ * shared library that links the runtime has its own copy. */
 CPUD_HIDDEN extern uint64_t cpud__usable;
+/* Initialises, or applies the calling thread's restriction. */
+CPUD_HIDDEN uint64_t cpud__usable_slow(void);
 CPUD_HIDDEN uint64_t cpud__init(void);
 
-/* Mask of usable features (detects on first use; thread-safe). The mask is
+/* Mask of features the calling thread's dispatch may use (detects on first
+ * use; thread-safe). The mask is
  * closed: a feature's bit is set only when the bits of everything it implies
  * are set too, so CPUD_HAVE(AVX2) alone tells whether AVX2 code may run, and
  * the C macros (which test every feature a target needs) and the C++
  * dispatcher (which tests the target's own bit) always agree. */
 static inline uint64_t cpud_usable_mask(void) {
   uint64_t m = __atomic_load_n(&cpud__usable, __ATOMIC_ACQUIRE);
-  return m ? m : cpud__init();
+  return (m & 1u) ? m : cpud__usable_slow();
 }
 /* 1 if feature id F is usable, else 0. */
 static inline int cpud_have(int feature) {
@@ -88,12 +93,81 @@ struct cpud_function {
 CPUD_HIDDEN void cpud__register(cpud_function *f);
 /* Every registered dispatched function, most recent first. */
 CPUD_HIDDEN const cpud_function *cpud_functions(void);
-/* For tests: make only mask & cpud_detected_mask() (and the baseline)
- * usable, closed over implied features (a feature stays usable only with
- * everything it implies), and re-select every registered function. Not for
- * concurrent use with calls of dispatched functions. Returns the previous
- * usable mask. */
+/* Make only mask & cpud_detected_mask() (and the baseline) usable for the
+ * process, closed over implied features (a feature stays usable only with
+ * everything it implies), in place of what the environment variables left,
+ * and make every registered function select again. Safe while other threads
+ * call dispatched functions: a call runs a target of the old or the new
+ * mask, and calls that start after this returns use the new one. For tests;
+ * returns the previous mask (as set, before cpud_set_disabled_features). */
 CPUD_HIDDEN uint64_t cpud_set_usable_mask(uint64_t mask);
+
+/* --- switching targets off at run time --- */
+/* Process-wide: the given features, and every feature that implies one of
+ * them, stop being usable (e.g. CPUD_BIT(AVX512F) where AVX-512 is known to
+ * be slower); every registered function selects again. Replaces the set
+ * given before (0 switches nothing off). Safe while other threads call
+ * dispatched functions, like cpud_set_usable_mask. Returns 0, or -1 and
+ * changes nothing when a feature is part of the build's baseline (which
+ * every part of the program is compiled for). Bits of no feature are
+ * ignored. */
+CPUD_HIDDEN int cpud_set_disabled_features(uint64_t features);
+/* The set cpud_set_disabled_features last gave (0 at start). */
+CPUD_HIDDEN uint64_t cpud_disabled_features(void);
+/* Per thread: the calling thread's dispatch uses only features in `allowed`
+ * (closed over implied features; the baseline always stays usable). Every
+ * other thread is unaffected. Returns the previous allowed set, to restore
+ * it; ~0 (everything) means unrestricted, the default. While any thread is
+ * restricted, every dispatched call of every thread selects per call (a few
+ * ns; docs/runtime.md); the C++ guards cpud::exclude_features and
+ * cpud::only_features (dispatch.hpp) call this. */
+CPUD_HIDDEN uint64_t cpud_set_thread_allowed(uint64_t allowed);
+CPUD_HIDDEN uint64_t cpud_thread_allowed(void);
+/* The features of mask whose implied features are all in mask (how every
+ * usable mask is closed). */
+CPUD_HIDDEN uint64_t cpud_close_over_implied(uint64_t mask);
+/* mask plus every feature its features imply. */
+CPUD_HIDDEN uint64_t cpud_with_implied(uint64_t mask);
+
+/* Internal, for dispatch.hpp: the process's usable mask (bit 0 set), a
+ * counter bumped by every change of a mask, and re-selection of one
+ * function. */
+CPUD_HIDDEN uint64_t cpud__process_mask(void);
+CPUD_HIDDEN unsigned cpud__epoch(void);
+CPUD_HIDDEN void cpud__reselect(cpud_function *f);
+
+/* --- typed operators (operator.hpp) register themselves on their first
+ * resolution and leave the list when destroyed; introspection walks it --- */
+typedef struct cpud_operator cpud_operator;
+struct cpud_operator {
+  const char *name;
+  const void *self;
+  int (*kernel_count)(const void *self);
+  /* Kernel i (static table first, then added ones, newest first): its
+   * dispatched function's name, its parameter types as text ("(float32,
+   * float32)"), the target it selects for the calling thread, and its
+   * compiled targets (highest interest first). */
+  const char *(*kernel_function)(const void *self, int i);
+  void (*kernel_types)(const void *self, int i, char *buf, size_t cap);
+  const char *(*kernel_selected)(const void *self, int i);
+  int (*kernel_target_count)(const void *self, int i);
+  const char *(*kernel_target_name)(const void *self, int i, int j);
+  /* Resolution cache slot s, 0 <= s < cache_slots: 0 when it holds nothing
+   * current; else 1, with the argument types and each argument's
+   * conversion written as text and *kernel set to the chosen kernel's
+   * function (NULL, and "no match" or "ambiguous" for the conversions, when
+   * the types matched nothing or tied). */
+  int cache_slots;
+  int (*cache_entry)(const void *self, int s, char *args, size_t args_cap, char *conv, size_t conv_cap,
+                     const char **kernel);
+  cpud_operator *next;
+};
+CPUD_HIDDEN void cpud__register_operator(cpud_operator *op);
+CPUD_HIDDEN void cpud__unregister_operator(cpud_operator *op);
+/* Calls fn for each registered operator, most recent first, while holding
+ * the list's lock (an operator cannot be destroyed meanwhile; fn must not
+ * resolve on an operator that has not registered yet). */
+CPUD_HIDDEN void cpud_for_each_operator(void (*fn)(const cpud_operator *op, void *ctx), void *ctx);
 
 /* Prints "cpudispatch: no compiled target of FUNCTION can run on this CPU
  * and it has no baseline build; ..." and aborts: what a dispatched call of

@@ -8,11 +8,17 @@
  *   float s = sum_f32(p, n);            // best target for this CPU
  *
  * CPUD_DISPATCH declares every compiled target of the function and defines
- * an object of that name. Its first call picks the highest-interest target
- * whose features are usable and caches the pointer in a relaxed atomic; later
- * calls are one load and an indirect call, with no "which target?" call.
- * Concurrent first calls are safe: each stores the same pointer.
+ * an object of that name. The selected target is the highest set bit of
+ * (the function's targets as a key set) & (the usable features): feature ids
+ * are in interest order, so that is the highest-interest usable target. The
+ * first call selects and caches the pointer in a relaxed atomic; later calls
+ * are one load and an indirect call. Concurrent first calls are safe.
  * sum_f32.get() returns the pointer itself for tight loops.
+ *
+ * While some thread restricts itself (exclude_features / only_features
+ * below), the cached pointer is a trampoline that selects per call from the
+ * calling thread's mask; when the last restriction ends, calls go back to
+ * the cached target.
  */
 #ifndef CPUDISPATCH_DISPATCH_HPP_
 #define CPUDISPATCH_DISPATCH_HPP_
@@ -34,6 +40,61 @@ struct target_entry {
   const char *name;
 };
 
+namespace detail {
+
+// A target table (targets, the baseline build if any, then the end entry)
+// as a key set: bit `feature` for each compiled target; the baseline build
+// (feature 0) is the fallback, not a key.
+template <class Entry, std::size_t N>
+constexpr std::uint64_t keys_of(const Entry (&t)[N]) {
+  std::uint64_t k = 0;
+  for (std::size_t i = 0; i + 1 < N; ++i)
+    if (t[i].feature) k |= std::uint64_t{1} << t[i].feature;
+  return k;
+}
+
+// Feature id -> table index, and the index of the fallback (the baseline
+// build, or the end entry when the source has none).
+struct key_index {
+  signed char at[64];
+  signed char fallback;
+};
+template <class Entry, std::size_t N>
+constexpr key_index index_of(const Entry (&t)[N]) {
+  key_index x{};
+  for (signed char &a : x.at) a = -1;
+  std::size_t i = 0;
+  for (; i + 1 < N && t[i].feature; ++i) x.at[t[i].feature] = static_cast<signed char>(i);
+  x.fallback = static_cast<signed char>(i);
+  return x;
+}
+
+// The key-set rule needs the table in descending feature id (the generated
+// lists are highest interest first, and ids follow interest).
+template <class Entry, std::size_t N>
+constexpr bool keys_descending(const Entry (&t)[N]) {
+  for (std::size_t i = 1; i + 1 < N && t[i].feature; ++i)
+    if (t[i].feature >= t[i - 1].feature) return false;
+  return true;
+}
+
+template <class Entry, std::size_t N>
+constexpr int count_of(const Entry (&)[N]) {
+  return static_cast<int>(N) - 1;
+}
+
+inline int highest_key(std::uint64_t keys) {
+#if defined(__GNUC__) || defined(__clang__)
+  return 63 - __builtin_clzll(keys);
+#else
+  int id = 63;
+  while (!((keys >> id) & 1u)) --id;
+  return id;
+#endif
+}
+
+}  // namespace detail
+
 template <class Tag, class Sig>
 class dispatcher;
 
@@ -48,70 +109,147 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
   R operator()(A... a) const {
     return slot_.load(std::memory_order_relaxed)(static_cast<A &&>(a)...);
   }
-  // The selected target's address (selecting it if needed).
+  // The address of the target this thread's calls run (selecting it if
+  // needed).
   fn_type get() const {
     fn_type f = slot_.load(std::memory_order_relaxed);
-    return f == &first_call ? resolve() : f;
+    if (f == &first_call) return resolve();
+    return f == &per_call ? for_mask(cpud_usable_mask()) : f;
   }
   // Name of the target get() returns ("AVX2", "baseline"; "none" if no
   // compiled target can run).
-  const char *selected_name() const { return pick()->name; }
+  const char *selected_name() const { return Tag::entries[index_for(cpud_usable_mask())].name; }
   static const char *name() { return Tag::name; }
   // Compiled targets, highest interest first, ending with a null fn.
-  static const entry *targets() { return Tag::table(); }
-  // Whether target e may run on this CPU under the current masks.
+  static const entry *targets() { return Tag::entries; }
+  // The compiled targets as a key set (bit per feature id; the baseline
+  // build is not a key).
+  static constexpr std::uint64_t keys() { return k_keys; }
+  // Whether target e may run on this CPU under this thread's masks.
   static bool usable(const entry &e) { return e.fn && (e.feature == 0 || cpud_have(e.feature)); }
 
+  // Switches targets of this function off at run time (production use:
+  // e.g. CPUD_BIT(AVX512F) where this function's AVX-512 build is slower):
+  // each target that is, or implies, one of `features` stops being
+  // selected; the baseline build cannot be. Replaces the set given before;
+  // safe while other threads call. Returns the previous set.
+  static std::uint64_t set_disabled(std::uint64_t features) {
+    const std::uint64_t prev = disabled_.exchange(features, std::memory_order_seq_cst);
+    skip_.store(k_keys & ~cpud_close_over_implied(~features), std::memory_order_seq_cst);
+    cpud__reselect(&record_);
+    return prev;
+  }
+  static std::uint64_t disabled() { return disabled_.load(std::memory_order_seq_cst); }
+
   static fn_type resolve() {
-    const entry *e = pick();
-    fn_type f = e->fn ? e->fn : &none;
-    selected_.store(static_cast<int>(e - Tag::table()), std::memory_order_relaxed);
-    slot_.store(f, std::memory_order_relaxed);
+    // Registered first, so a mask change from now on re-selects this
+    // function; then selected, re-checking that no change came in between.
     cpud__register(&record_);
+    const unsigned epoch = cpud__epoch();
+    const std::uint64_t m = cpud_usable_mask();
+    const fn_type f = for_mask(m);
+    const bool shared = (__atomic_load_n(&cpud__usable, __ATOMIC_SEQ_CST) & 1u) != 0;
+    selected_.store(index_for(shared ? m : cpud__process_mask()), std::memory_order_relaxed);
+    fn_type expected = &first_call;
+    slot_.compare_exchange_strong(expected, shared ? f : &per_call, std::memory_order_seq_cst);
+    if (cpud__epoch() != epoch) slot_.store(&first_call, std::memory_order_seq_cst);
     return f;
   }
 
  private:
-  static const entry *pick() {
-    const entry *e = Tag::table();
-    while (e->fn && !usable(*e)) ++e;
-    return e;
+  static constexpr std::uint64_t k_keys = detail::keys_of(Tag::entries);
+  static constexpr detail::key_index k_index = detail::index_of(Tag::entries);
+  static_assert(detail::keys_descending(Tag::entries), "targets are listed by descending feature id");
+
+  static int index_for(std::uint64_t usable) {
+    const std::uint64_t k = k_keys & usable & ~skip_.load(std::memory_order_relaxed);
+    return k ? k_index.at[detail::highest_key(k)] : k_index.fallback;
+  }
+  static fn_type for_mask(std::uint64_t usable) {
+    const fn_type f = Tag::entries[index_for(usable)].fn;
+    return f ? f : &none;
   }
   static R first_call(A... a) { return resolve()(static_cast<A &&>(a)...); }
+  // Stands in for the cached target while some thread is restricted.
+  static R per_call(A... a) {
+    const std::uint64_t m = cpud_usable_mask();
+    if (__atomic_load_n(&cpud__usable, __ATOMIC_RELAXED) & 1u) {
+      // No thread is restricted any more: back to a cached target.
+      fn_type self = &per_call;
+      slot_.compare_exchange_strong(self, &first_call, std::memory_order_seq_cst);
+    }
+    return for_mask(m)(static_cast<A &&>(a)...);
+  }
   [[noreturn]] static R none(A...) { cpud__no_target(Tag::name); }
 
-  static int count() {
-    int n = 0;
-    while (Tag::table()[n].fn) ++n;
-    return n;
-  }
-  static const char *target_name(int i) { return Tag::table()[i].name; }
-  static int target_feature(int i) { return Tag::table()[i].feature; }
+  static int count() { return detail::count_of(Tag::entries); }
+  static const char *target_name(int i) { return Tag::entries[i].name; }
+  static int target_feature(int i) { return Tag::entries[i].feature; }
   static int selected() {
     int i = selected_.load(std::memory_order_relaxed);
     return i < count() ? i : -1;
   }
   static void reset() {
     selected_.store(-1, std::memory_order_relaxed);
-    slot_.store(&first_call, std::memory_order_relaxed);
+    slot_.store(&first_call, std::memory_order_seq_cst);
   }
 
   // Constant-initialised: no static constructor runs for a dispatcher.
   static inline std::atomic<fn_type> slot_{&first_call};
   static inline std::atomic<int> selected_{-1};
+  static inline std::atomic<std::uint64_t> disabled_{0};
+  static inline std::atomic<std::uint64_t> skip_{0};  // keys set_disabled switched off
   static inline cpud_function record_{Tag::name, &count, &target_name, &target_feature,
                                       &selected, &reset, nullptr, 0};
 };
 
 // For tests: while alive, only `mask` (within what the CPU has, plus the
-// baseline) is usable and every dispatched function selects again; the
-// previous mask and selections come back at the end of the scope.
+// baseline) is usable in the whole process and every dispatched function
+// selects again; the previous mask and selections come back at the end of
+// the scope.
 class scoped_features {
  public:
   explicit scoped_features(std::uint64_t mask) : prev_(cpud_set_usable_mask(mask)) {}
   ~scoped_features() { cpud_set_usable_mask(prev_); }
   scoped_features(const scoped_features &) = delete;
   scoped_features &operator=(const scoped_features &) = delete;
+
+ private:
+  std::uint64_t prev_;
+};
+
+// Per thread, while alive: this thread's dispatch does not use `features`
+// nor anything implying them (exclude AVX512F: no AVX-512 target of any
+// function). Other threads are unaffected. A baseline feature cannot be
+// excluded (every part of the program is compiled for it): then nothing is
+// excluded and ok() is false. Guards nest.
+class exclude_features {
+ public:
+  explicit exclude_features(std::uint64_t features)
+      : ok_(!(features & cpud_baseline_mask())),
+        prev_(ok_ ? cpud_set_thread_allowed(cpud_thread_allowed() & ~features) : 0) {}
+  ~exclude_features() {
+    if (ok_) cpud_set_thread_allowed(prev_);
+  }
+  bool ok() const { return ok_; }
+  exclude_features(const exclude_features &) = delete;
+  exclude_features &operator=(const exclude_features &) = delete;
+
+ private:
+  bool ok_;
+  std::uint64_t prev_;
+};
+
+// Per thread, while alive: this thread's dispatch uses only `features`,
+// what they imply and the baseline (only X86_V3: no AVX-512 target, and no
+// target beyond what X86_V3 includes). Guards nest: an inner guard narrows.
+class only_features {
+ public:
+  explicit only_features(std::uint64_t features)
+      : prev_(cpud_set_thread_allowed(cpud_thread_allowed() & cpud_with_implied(features))) {}
+  ~only_features() { cpud_set_thread_allowed(prev_); }
+  only_features(const only_features &) = delete;
+  only_features &operator=(const only_features &) = delete;
 
  private:
   std::uint64_t prev_;
@@ -125,12 +263,9 @@ class scoped_features {
   CPUD_DISPATCH_DECLARE(RET NAME, ARGS)                                         \
   struct CPUD_HIDDEN cpud_tag_##NAME {                                          \
     static constexpr const char *name = #NAME;                                  \
-    static const ::cpud::target_entry<RET(*) ARGS> *table() {                   \
-      static constexpr ::cpud::target_entry<RET(*) ARGS> t[] = {                \
-          CPUD__DISPATCH_CALL(CPUD__NOCHK, CPUD__CXX_ENTRY, NAME)               \
-          CPUD__DISPATCH_BASELINE_CALL(CPUD__CXX_BASE, NAME){0, nullptr, "none"}}; \
-      return t;                                                                 \
-    }                                                                           \
+    static constexpr ::cpud::target_entry<RET(*) ARGS> entries[] = {            \
+        CPUD__DISPATCH_CALL(CPUD__NOCHK, CPUD__CXX_ENTRY, NAME)                 \
+        CPUD__DISPATCH_BASELINE_CALL(CPUD__CXX_BASE, NAME){0, nullptr, "none"}};  \
   };                                                                            \
   inline constexpr ::cpud::dispatcher<cpud_tag_##NAME, RET ARGS> NAME {}
 

@@ -42,6 +42,7 @@ struct kernel {
   const char *(*target_name)();            // "AVX2", "baseline", ...
   const target_entry<Fn> *(*targets)();    // every compiled build, highest interest first
   const char *name;
+  std::uint64_t (*set_disabled)(std::uint64_t);  // the dispatcher's set_disabled (may be null)
 };
 
 // The result of a resolution: which kernel, each argument's conversion, its
@@ -65,15 +66,17 @@ class op {
   template <std::size_t N>
   constexpr op(const char *name, const kernel<Fn> (&kernels)[N], casting limit = casting::safe,
                tie_rule tie = tie_rule::error, conversion_fn conv = convert)
-      : name_(name), static_(kernels), n_static_(static_cast<int>(N)), limit_(limit), tie_(tie), conv_(conv) {
+      : name_(name), static_(kernels), n_static_(static_cast<int>(N)), limit_(limit), tie_(tie), conv_(conv),
+        record_(make_record(name, this)) {
     static_assert(N <= k_max_kernels, "an operator has at most k_max_kernels kernels");
   }
   constexpr explicit op(const char *name, casting limit = casting::safe, tie_rule tie = tie_rule::error,
                         conversion_fn conv = convert)
-      : name_(name), limit_(limit), tie_(tie), conv_(conv) {}
+      : name_(name), limit_(limit), tie_(tie), conv_(conv), record_(make_record(name, this)) {}
   op(const op &) = delete;
   op &operator=(const op &) = delete;
   ~op() {
+    if (registered_.load(std::memory_order_acquire)) cpud__unregister_operator(&record_);
     for (node *n = added_.load(std::memory_order_acquire); n;) {
       node *next = n->next;
       delete n;
@@ -112,8 +115,7 @@ class op {
   const resolved<Fn> &resolve(std::initializer_list<dtype> args) const { return resolve(args.begin(), args.size()); }
   const resolved<Fn> &resolve(const dtype *args, std::size_t n) const {
     const std::uint64_t key = pack(args, n);
-    const std::uint64_t gen = std::uint64_t{generation_.load(std::memory_order_acquire)} << 32 |
-                              rules_generation.load(std::memory_order_acquire);
+    const std::uint64_t gen = generation();
     std::atomic<entry *> &slot = cache_[slot_of(key)];
     entry *e = slot.load(std::memory_order_acquire);
     if (e && e->key == key && e->generation == gen) return e->result;
@@ -127,6 +129,17 @@ class op {
     const int n = candidates(sigs, ks);
     const resolution r = cpud::resolve(args.begin(), static_cast<int>(args.size()), sigs, n, limit_, tie_, conv_);
     return cpud::explain(name_, args.begin(), static_cast<int>(args.size()), sigs, n, r, limit_, conv_);
+  }
+
+  // Switches targets off in every kernel's dispatched function at run time
+  // (dispatcher::set_disabled: each target that is, or implies, one of
+  // `features`; e.g. CPUD_BIT(AVX512F) where AVX-512 is slower for this
+  // operator). A function that is a kernel of two operators is switched off
+  // for both. Kernels added later are not touched.
+  void set_disabled(std::uint64_t features) const {
+    for_each_kernel([&](const kernel<Fn> &k) {
+      if (k.set_disabled) k.set_disabled(features);
+    });
   }
 
   // Every kernel: the static table, then the added ones, newest first.
@@ -166,6 +179,11 @@ class op {
   }
   static std::size_t slot_of(std::uint64_t key) { return (key * 0x9e3779b97f4a7c15ull) >> 58; }  // 64 slots
 
+  std::uint64_t generation() const {
+    return std::uint64_t{generation_.load(std::memory_order_acquire)} << 32 |
+           rules_generation.load(std::memory_order_acquire);
+  }
+
   int candidates(signature *sigs, const kernel<Fn> **ks) const {
     int n = 0;
     for_each_kernel([&](const kernel<Fn> &k) {
@@ -183,6 +201,8 @@ class op {
     const kernel<Fn> *ks[k_max_candidates];
     const int nc = candidates(sigs, ks);
     const resolution r = cpud::resolve(args, n, sigs, nc, limit_, tie_, conv_);
+    // Listed for introspection from the first resolution on.
+    if (!registered_.exchange(true, std::memory_order_acq_rel)) cpud__register_operator(&record_);
     resolved<Fn> out;
     out.kind = r.kind;
     out.rank = r.rank;
@@ -208,6 +228,76 @@ class op {
     return e->result;
   }
 
+  // Introspection (cpud_operator in cpudispatch.h, cpudispatch-info).
+  static constexpr cpud_operator make_record(const char *name, const op *self) {
+    return cpud_operator{name,       self,         &cb_count,        &cb_function, &cb_types, &cb_selected,
+                         &cb_ntargets, &cb_target, k_slots,          &cb_cache,    nullptr};
+  }
+  static const op &self(const void *p) { return *static_cast<const op *>(p); }
+  const kernel<Fn> *kernel_at(int i) const {
+    const kernel<Fn> *out = nullptr;
+    int j = 0;
+    for_each_kernel([&](const kernel<Fn> &k) {
+      if (j++ == i) out = &k;
+    });
+    return out;
+  }
+  static void copy_text(const std::string &t, char *buf, std::size_t cap) {
+    if (!cap) return;
+    const std::size_t n = t.size() < cap - 1 ? t.size() : cap - 1;
+    t.copy(buf, n);
+    buf[n] = 0;
+  }
+  static int cb_count(const void *p) {
+    int n = 0;
+    self(p).for_each_kernel([&](const kernel<Fn> &) { ++n; });
+    return n;
+  }
+  static const char *cb_function(const void *p, int i) {
+    const kernel<Fn> *k = self(p).kernel_at(i);
+    return k ? k->name : nullptr;
+  }
+  static void cb_types(const void *p, int i, char *buf, std::size_t cap) {
+    const kernel<Fn> *k = self(p).kernel_at(i);
+    copy_text(k ? signature_text(k->types, k->arity) : std::string(), buf, cap);
+  }
+  static const char *cb_selected(const void *p, int i) {
+    const kernel<Fn> *k = self(p).kernel_at(i);
+    return k ? k->target_name() : nullptr;
+  }
+  static int cb_ntargets(const void *p, int i) {
+    const kernel<Fn> *k = self(p).kernel_at(i);
+    int n = 0;
+    if (k)
+      for (const target_entry<Fn> *e = k->targets(); e->fn; ++e) ++n;
+    return n;
+  }
+  static const char *cb_target(const void *p, int i, int j) {
+    const kernel<Fn> *k = self(p).kernel_at(i);
+    return k && j >= 0 && j < cb_ntargets(p, i) ? k->targets()[j].name : nullptr;
+  }
+  static int cb_cache(const void *p, int s, char *args, std::size_t args_cap, char *conv, std::size_t conv_cap,
+                      const char **kernel_name) {
+    const op &o = self(p);
+    if (s < 0 || s >= k_slots) return 0;
+    // Entries live as long as the operator (replaced ones are retired, not
+    // freed), so reading one here is safe while others resolve.
+    const entry *e = o.cache_[s].load(std::memory_order_acquire);
+    if (!e || e->generation != o.generation()) return 0;
+    dtype types[k_max_arity];
+    int n = 0;
+    for (int i = 0; i < k_max_arity; ++i) {
+      const auto code = static_cast<std::uint16_t>(e->key >> (16 * (k_max_arity - 1 - i)));
+      if (code != k_no_type) types[n++] = static_cast<dtype>(code);
+    }
+    copy_text(signature_text(types, n), args, args_cap);
+    std::string c = e->result.k ? "" : e->result.kind == resolution::ambiguous ? "ambiguous" : "no match";
+    for (int i = 0; e->result.k && i < n; ++i) c += std::string(i ? ", " : "") + conversion_name(e->result.conv[i]);
+    copy_text(c, conv, conv_cap);
+    *kernel_name = e->result.k ? e->result.k->name : nullptr;
+    return 1;
+  }
+
   const char *name_;
   const kernel<Fn> *static_ = nullptr;
   int n_static_ = 0;
@@ -220,6 +310,8 @@ class op {
   mutable std::atomic<entry *> cache_[k_slots] = {};
   mutable std::atomic<entry *> retired_{nullptr};
   mutable std::atomic<int> entries_{0};
+  mutable cpud_operator record_;
+  mutable std::atomic<bool> registered_{false};
 };
 
 }  // namespace cpud
@@ -234,8 +326,9 @@ constexpr int count_types(T...) {
 }  // namespace cpud
 
 // A kernel<Fn> for the CPUD_DISPATCH object NAME taking the given types.
-#define CPUD_KERNEL(NAME, ...)                                                                   \
-  ::cpud::kernel<decltype(NAME)::fn_type> {                                                      \
-    {__VA_ARGS__}, ::cpud::detail::count_types(__VA_ARGS__), +[] { return NAME.get(); },         \
-        +[] { return NAME.selected_name(); }, +[] { return decltype(NAME)::targets(); }, #NAME \
+#define CPUD_KERNEL(NAME, ...)                                                                     \
+  ::cpud::kernel<decltype(NAME)::fn_type> {                                                        \
+    {__VA_ARGS__}, ::cpud::detail::count_types(__VA_ARGS__), +[] { return NAME.get(); },           \
+        +[] { return NAME.selected_name(); }, +[] { return decltype(NAME)::targets(); }, #NAME,   \
+        +[](std::uint64_t f) { return decltype(NAME)::set_disabled(f); }                         \
   }

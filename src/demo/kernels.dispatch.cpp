@@ -165,3 +165,23 @@ std::size_t CPUD_FN(cpud_demo_count_u8)(const std::uint8_t *p, std::size_t n, st
   for (; i < n; ++i) c += p[i] == v;
   return c;
 }
+
+// The kernels of the demo operator 'sum' (kernels.h): one type-erased
+// signature for every element type; the float32 one is the kernel above.
+void CPUD_FN(cpud_demo_sum_any_f32)(const void *p, std::size_t n, void *out) {
+  *static_cast<float *>(out) = CPUD_FN(cpud_demo_sum_f32)(static_cast<const float *>(p), n);
+}
+void CPUD_FN(cpud_demo_sum_any_f64)(const void *p, std::size_t n, void *out) {
+  const double *x = static_cast<const double *>(p);
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) s0 += x[i], s1 += x[i + 1], s2 += x[i + 2], s3 += x[i + 3];
+  for (; i < n; ++i) s0 += x[i];
+  *static_cast<double *>(out) = (s0 + s1) + (s2 + s3);
+}
+void CPUD_FN(cpud_demo_sum_any_i64)(const void *p, std::size_t n, void *out) {
+  const std::int64_t *x = static_cast<const std::int64_t *>(p);
+  std::uint64_t s = 0;  // wraps like the hardware, no signed overflow
+  for (std::size_t i = 0; i < n; ++i) s += static_cast<std::uint64_t>(x[i]);
+  *static_cast<std::int64_t *>(out) = static_cast<std::int64_t>(s);
+}

@@ -14,7 +14,9 @@ void usage(std::FILE *to) {
   std::fprintf(to,
                "usage: cpudispatch-info [--json]\n"
                "  Shows the CPU features of this machine, the build's baseline and dispatch\n"
-               "  targets, and the target each dispatched demo kernel selected.\n"
+               "  targets, the target each dispatched demo kernel selected, and the demo\n"
+               "  typed operator: its kernels and its resolution cache (after resolving\n"
+               "  (float32), (int32) and (float16) to fill it).\n"
                "  Honours %s_DISABLE_CPU_FEATURES / %s_ENABLE_CPU_FEATURES.\n",
                CPUD_ENV_PREFIX, CPUD_ENV_PREFIX);
 }
@@ -47,6 +49,54 @@ void touch_demo_kernels() {
   (void)cpud_demo_sum_f32.get();
   (void)cpud_demo_dot_f32.get();
   (void)cpud_demo_count_u8.get();
+  for (cpud::dtype t : {cpud::dtype::float32, cpud::dtype::int32, cpud::dtype::float16})
+    (void)cpud_demo_sum.resolve({t});
+}
+
+// One registered operator, as text or as a JSON member.
+struct op_printer {
+  bool json;
+  bool first = true;
+};
+void print_operator(const cpud_operator *op, void *ctx) {
+  op_printer &pr = *static_cast<op_printer *>(ctx);
+  char types[256], conv[256];
+  const int n = op->kernel_count(op->self);
+  if (pr.json) {
+    std::printf("%s\"%s\": {\"kernels\": [", pr.first ? "" : ", ", op->name);
+  } else {
+    std::printf("\n%-10s %-24s %-12s %-12s %s\n", "operator", "kernel", "types", "selected",
+                "compiled (highest interest first)");
+  }
+  for (int i = 0; i < n; ++i) {
+    op->kernel_types(op->self, i, types, sizeof types);
+    if (pr.json)
+      std::printf("%s{\"function\": \"%s\", \"types\": \"%s\", \"selected\": \"%s\", \"compiled\": [", i ? ", " : "",
+                  op->kernel_function(op->self, i), types, op->kernel_selected(op->self, i));
+    else
+      std::printf("%-10s %-24s %-12s %-12s", op->name, op->kernel_function(op->self, i), types,
+                  op->kernel_selected(op->self, i));
+    for (int j = 0; j < op->kernel_target_count(op->self, i); ++j)
+      std::printf(pr.json ? "%s\"%s\"" : "%s%s", pr.json ? (j ? ", " : "") : " ", op->kernel_target_name(op->self, i, j));
+    std::printf(pr.json ? "]}" : "\n");
+  }
+  if (pr.json)
+    std::printf("], \"cache\": [");
+  else
+    std::printf("resolution cache of '%s' (argument types -> kernel, conversions):\n", op->name);
+  bool first = true;
+  for (int s = 0; s < op->cache_slots; ++s) {
+    const char *kernel = nullptr;
+    if (!op->cache_entry(op->self, s, types, sizeof types, conv, sizeof conv, &kernel)) continue;
+    if (pr.json)
+      std::printf("%s{\"args\": \"%s\", \"kernel\": %s%s%s, \"conversions\": \"%s\"}", first ? "" : ", ", types,
+                  kernel ? "\"" : "", kernel ? kernel : "null", kernel ? "\"" : "", conv);
+    else
+      std::printf("  %-12s -> %s (%s)\n", types, kernel ? kernel : "no kernel", conv);
+    first = false;
+  }
+  if (pr.json) std::printf("]}");
+  pr.first = false;
 }
 
 const char *selected_name(const cpud_function *f) {
@@ -75,6 +125,9 @@ void print_json() {
     std::printf("]}");
     first = false;
   }
+  std::printf("}, \"operators\": {");
+  op_printer pr{true};
+  cpud_for_each_operator(&print_operator, &pr);
   std::printf("}}\n");
 }
 
@@ -101,6 +154,8 @@ void print_table() {
     for (int i = 0; i < f->target_count(); ++i) std::printf(" %s", f->target_name(i));
     std::printf("\n");
   }
+  op_printer pr{false};
+  cpud_for_each_operator(&print_operator, &pr);
 }
 
 }  // namespace

@@ -31,6 +31,10 @@ CPUD_HIDDEN std::uint64_t implied_mask(int id);
 CPUD_HIDDEN std::uint64_t close_over_implied(std::uint64_t raw);
 CPUD_HIDDEN std::uint64_t dispatched_mask();
 
+// selection.cpp: publishes the usable mask the env masks left; true for the
+// first caller (racing initialisers), which prints the env warnings.
+CPUD_HIDDEN bool publish_initial(std::uint64_t usable);
+
 }  // namespace cpud::internal
 
 #endif

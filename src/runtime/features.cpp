@@ -8,6 +8,8 @@
 
 static_assert(CPUD_FEATURE_COUNT < 64, "feature ids must fit one 64-bit mask");
 
+// The process's usable mask with bit 0 as the fast path's licence
+// (selection.cpp); 0 until the first query initialises it.
 uint64_t cpud__usable = 0;
 static uint64_t g_detected = 0;
 
@@ -129,21 +131,18 @@ uint64_t cpud__init(void) {
     std::fflush(stderr);
     std::exit(CPUD_EXIT_ENV);
   }
-  uint64_t m = o.usable | 1u;
-  // Racing initialisers compute the same value; the first store wins and
-  // only it prints the warnings.
-  uint64_t expected = 0;
+  // Racing initialisers compute the same value; the first to publish it
+  // (selection.cpp) prints the warnings.
   __atomic_store_n(&g_detected, detected | 1u, __ATOMIC_RELAXED);
-  if (!__atomic_compare_exchange_n(&cpud__usable, &expected, m, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-    return expected;
-  if (o.warning[0] && !first_to_print(block_hash(o.warning))) return m;
+  if (!publish_initial(o.usable)) return cpud_usable_mask();
+  if (o.warning[0] && !first_to_print(block_hash(o.warning))) return cpud_usable_mask();
   for (const char *w = o.warning; *w;) {
     const char *nl = std::strchr(w, '\n');
     int n = nl ? static_cast<int>(nl - w) : static_cast<int>(std::strlen(w));
     std::fprintf(stderr, "cpudispatch: warning: %.*s\n", n, w);
     w += n + (nl ? 1 : 0);
   }
-  return m;
+  return cpud_usable_mask();
 }
 
 uint64_t cpud_detected_mask(void) {

@@ -1,35 +1,69 @@
 // The list of dispatched functions that have selected a target, for
-// introspection (cpudispatch-info) and for re-selecting them in tests.
+// introspection (cpudispatch-info) and for re-selecting them when a mask
+// changes (selection.cpp).
 #include "detect.h"
 
 namespace {
 cpud_function *g_head = nullptr;
+
+// Operators come and go (a local operator in a test, a plugin unloading), so
+// their list has a lock; it is taken to register, to leave and to walk,
+// never on a call or a cached resolution.
+cpud_operator *g_ops = nullptr;
+int g_ops_lock = 0;
+void lock_ops() {
+  while (__atomic_exchange_n(&g_ops_lock, 1, __ATOMIC_ACQUIRE))
+    while (__atomic_load_n(&g_ops_lock, __ATOMIC_RELAXED)) {
+    }
 }
+void unlock_ops() { __atomic_store_n(&g_ops_lock, 0, __ATOMIC_RELEASE); }
+}  // namespace
 
 extern "C" {
 
 void cpud__register(cpud_function *f) {
   int expected = 0;
-  // Only the first registration of a function links it in.
-  if (!__atomic_compare_exchange_n(&f->registered, &expected, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return;
+  // Only the first registration of a function links it in (registered: 1
+  // while linking, 2 once linked); the others wait the few instructions
+  // that takes, so a function is on the list, where a mask change's walk
+  // finds it, before any of its callers goes on to select a target.
+  if (!__atomic_compare_exchange_n(&f->registered, &expected, 1, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+    while (__atomic_load_n(&f->registered, __ATOMIC_SEQ_CST) != 2) {
+    }
+    return;
+  }
   cpud_function *head = __atomic_load_n(&g_head, __ATOMIC_ACQUIRE);
   do {
     f->next = head;
-  } while (!__atomic_compare_exchange_n(&g_head, &head, f, true, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+  } while (!__atomic_compare_exchange_n(&g_head, &head, f, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+  __atomic_store_n(&f->registered, 2, __ATOMIC_SEQ_CST);
 }
 
-const cpud_function *cpud_functions(void) { return __atomic_load_n(&g_head, __ATOMIC_ACQUIRE); }
+// Sequentially consistent with the epoch (selection.cpp): a function that
+// registered before a change's epoch bump is seen by its re-selection walk.
+const cpud_function *cpud_functions(void) { return __atomic_load_n(&g_head, __ATOMIC_SEQ_CST); }
 
-uint64_t cpud_set_usable_mask(uint64_t mask) {
-  uint64_t prev = cpud_usable_mask();
-  // Closed over implied features, like every usable mask: a feature whose
-  // implied features are masked off is off too, so the C macros (every
-  // feature a target needs) and the C++ dispatcher (the target's own bit)
-  // pick the same target.
-  uint64_t m = cpud::internal::close_over_implied((mask & cpud_detected_mask()) | cpud_baseline_mask()) | 1u;
-  __atomic_store_n(&cpud__usable, m, __ATOMIC_RELEASE);
-  for (const cpud_function *f = cpud_functions(); f; f = f->next) f->reset();
-  return prev;
+void cpud__register_operator(cpud_operator *op) {
+  lock_ops();
+  op->next = g_ops;
+  g_ops = op;
+  unlock_ops();
+}
+
+void cpud__unregister_operator(cpud_operator *op) {
+  lock_ops();
+  for (cpud_operator **p = &g_ops; *p; p = &(*p)->next)
+    if (*p == op) {
+      *p = op->next;
+      break;
+    }
+  unlock_ops();
+}
+
+void cpud_for_each_operator(void (*fn)(const cpud_operator *, void *), void *ctx) {
+  lock_ops();
+  for (const cpud_operator *op = g_ops; op; op = op->next) fn(op, ctx);
+  unlock_ops();
 }
 
 }  // extern "C"

@@ -74,6 +74,29 @@ void scoped() {
 }
 /* api-scoped:end */
 
+/* api-guards:start */
+#include <thread>
+
+void guards() {
+  float x = 1.0f;
+  const std::string top = scale(&x, 1, 1.0f);
+  std::string in_thread;
+  std::thread t([&] {
+    cpud::only_features guard(0);  // this thread: the baseline build only
+    in_thread = scale(&x, 1, 1.0f);
+  });
+  t.join();
+  assert(in_thread == "baseline" && scale(&x, 1, 1.0f) == top);  // others unaffected
+#if defined(CPUD_ARCH_X86_64)
+  if (cpud_set_disabled_features(CPUD_BIT(AVX512F)) == 0) {  // e.g. where AVX-512 is slower
+    assert(std::strncmp(scale(&x, 1, 1.0f), "AVX512", 6) != 0);
+    cpud_set_disabled_features(0);  // back on
+  }
+#endif
+  assert(scale(&x, 1, 1.0f) == top);
+}
+/* api-guards:end */
+
 /* api-registry:start */
 void registry() {
   (void)scale.get();  // selecting registers the function
@@ -277,6 +300,7 @@ int main(int argc, char **argv) {
   cxx_calls();
   sentences();
   scoped();
+  guards();
   registry();
   after_reset();
   std::printf("api-cxx: PASS (scale: %s; selected %s)\n", CPUD_scale__TARGET_NAMES, scale.selected_name());

@@ -54,6 +54,23 @@ functions = base['functions']
 check(set(base) >= {'arch', 'baseline', 'dispatch', 'features', 'functions'}, 'JSON keys')
 check(all(f['selected'] in f['compiled'] for f in functions.values()), 'selected is one of compiled')
 
+# The demo typed operator: its kernels in table order, each selecting what
+# the plain dispatched functions select (the same target lists), and the
+# cache entries of the three resolutions cpudispatch-info makes.
+ops = base.get('operators', {})
+check(list(ops) == ['sum'], 'operators listed: %s' % list(ops))
+if 'sum' in ops:
+    kernels = ops['sum']['kernels']
+    check([(k['function'], k['types']) for k in kernels] ==
+          [('cpud_demo_sum_any_i64', '(int64)'), ('cpud_demo_sum_any_f32', '(float32)'),
+           ('cpud_demo_sum_any_f64', '(float64)')], 'operator kernels: %s' % kernels)
+    check(all(k['selected'] == functions['cpud_demo_sum_f32']['selected'] and
+              k['compiled'] == functions['cpud_demo_sum_f32']['compiled'] for k in kernels),
+          'operator kernels select as the dispatched functions do: %s' % kernels)
+    cache = {c['args']: (c['kernel'], c['conversions']) for c in ops['sum']['cache']}
+    check(cache == {'(float32)': ('cpud_demo_sum_any_f32', 'exact'), '(int32)': ('cpud_demo_sum_any_i64', 'promote'),
+                    '(float16)': (None, 'ambiguous')}, 'operator cache: %s' % cache)
+
 expect_error({DIS: 'x', EN: 'y'}, 'are both set')
 expect_error({DIS: 'a' * 1025}, '1025 characters long; at most 1024')
 expect_error({DIS: 'no_such_feature'}, 'unknown CPU feature "no_such_feature"; valid names on %s: ' % arch)
@@ -79,6 +96,8 @@ for i, target in enumerate(fn['compiled']):
         check(got['functions']['cpud_demo_sum_f32']['selected'] == target,
               'DISABLE %s should select %s, got %s' % (above, target, got['functions']['cpud_demo_sum_f32']))
         check(all(not got['features'][a] for a in above), 'DISABLE %s left some usable' % above)
+        check(all(k['selected'] == target for k in got['operators']['sum']['kernels']),
+              'DISABLE %s: the operator kernels should select %s: %s' % (above, target, got['operators']))
     if target != 'baseline':
         got, err = info({EN: target.lower()})
         check(got['functions']['cpud_demo_sum_f32']['selected'] == target,

@@ -22,3 +22,9 @@ void CPUD_FN(add_f64)(const void *a, const void *b, void *o, std::size_t n) { CP
 void CPUD_FN(add_c64)(const void *a, const void *b, void *o, std::size_t n) {
   CPUD_TARGET_NS::add<std::complex<float>>(a, b, o, n);
 }
+
+// Which build ran, written to *(const char **)o: the guard tests see what a
+// call actually executed, not what introspection says.
+void CPUD_FN(add_which)(const void *, const void *, void *o, std::size_t) {
+  *static_cast<const char **>(o) = CPUD_TARGET_NAME;
+}

@@ -12,3 +12,4 @@ CPUD_DISPATCH(void, add_i64, (const void *, const void *, void *, std::size_t));
 CPUD_DISPATCH(void, add_f32, (const void *, const void *, void *, std::size_t));
 CPUD_DISPATCH(void, add_f64, (const void *, const void *, void *, std::size_t));
 CPUD_DISPATCH(void, add_c64, (const void *, const void *, void *, std::size_t));
+CPUD_DISPATCH(void, add_which, (const void *, const void *, void *, std::size_t));

@@ -51,7 +51,7 @@ void rules_take_part_in_ranking() {
   const dtype any = reg.intern(fingerprint(dtype::float32, 1, 'A'));
   static const cpud::kernel<binary> kernels[] = {
       {{any, any}, 2, +[] { return add_f32.get(); }, +[] { return add_f32.selected_name(); },
-       +[] { return decltype(add_f32)::targets(); }, "add_any_layout"},
+       +[] { return decltype(add_f32)::targets(); }, "add_any_layout", nullptr},
       CPUD_KERNEL(add_f64, dtype::float64, dtype::float64),
   };
   cpud::op<binary> add{"add", kernels};

@@ -1,0 +1,278 @@
+// Dispatch-key sets and switching targets off at run time, seen from what
+// calls actually execute (add_which writes the name of the build that ran):
+// - the key-set rule (highest bit of targets & usable) picks what walking
+//   the table picks, for every subset of the targets' features, in the C++
+//   dispatcher, the C macros and operators alike;
+// - per-thread guards: thread A excludes a feature while thread B keeps
+//   calling, at the same time, while a third thread registers kernels;
+//   nested guards restore; a baseline feature cannot be excluded;
+// - production switches: process-wide and per function, while another
+//   thread calls.
+// Generic over the CPU: on this AVX-512 host A runs AVX2-or-lower while B
+// runs AVX-512; under a qemu model the top target is whatever the model
+// allows, and the expectation follows from the masks.
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "add_kernels.h"
+#include "cpudispatch/dispatch.h"
+#include "cpudispatch/operator.hpp"
+#include "expect.h"
+
+using cpud::dtype;
+
+namespace {
+
+constexpr cpud::kernel<binary> which_kernels[] = {
+    CPUD_KERNEL(add_which, dtype::uint8, dtype::uint8),
+    CPUD_KERNEL(add_f32, dtype::float32, dtype::float32),
+};
+cpud::op<binary> which_op{"which", which_kernels};
+
+// The three ways a call is made; each returns the build that ran.
+const char *ran_cxx() {
+  const char *n = nullptr;
+  add_which(nullptr, nullptr, &n, 0);
+  return n;
+}
+const char *ran_macro() {
+  const char *n = nullptr;
+  CPUD_DISPATCH_CALL(add_which, (nullptr, nullptr, &n, 0));
+  return n;
+}
+const char *ran_op() {
+  const char *n = nullptr;
+  which_op.resolve({dtype::uint8, dtype::uint8}).fn()(nullptr, nullptr, &n, 0);
+  return n;
+}
+
+// The expectation, by the other rule: the first target in table order
+// (highest interest first) whose feature is usable, else the baseline.
+const char *walk_pick(std::uint64_t usable, std::uint64_t off = 0) {
+  for (const auto *e = add_which.targets(); e->fn; ++e)
+    if (e->feature == 0 || (((usable >> e->feature) & 1u) && !((off >> e->feature) & 1u))) return e->name;
+  return "none";
+}
+bool same(const char *a, const char *b) { return a && b && std::strcmp(a, b) == 0; }
+int feature_of(const char *target) {
+  for (const auto *e = add_which.targets(); e->fn; ++e)
+    if (same(e->name, target)) return e->feature;
+  return -1;
+}
+
+// Every subset of the target features the CPU has, set process-wide: the
+// three call paths run what the table walk picks.
+void key_set_rule_equals_walk() {
+  std::uint64_t feats = 0;
+  for (const auto *e = add_which.targets(); e->fn; ++e)
+    if (e->feature) feats |= std::uint64_t{1} << e->feature;
+  EXPECT(feats == decltype(add_which)::keys(), "keys() is the targets' feature set");
+  feats &= cpud_detected_mask();
+  int subsets = 0;
+  for (std::uint64_t s = feats;; s = (s - 1) & feats) {
+    // Each subset with what its features imply, as a test would mask.
+    const std::uint64_t mask = cpud_with_implied(s);
+    cpud::scoped_features only(mask);
+    const char *want = walk_pick(cpud_usable_mask());
+    EXPECT(same(ran_cxx(), want) && same(ran_macro(), want) && same(ran_op(), want),
+           "mask %#llx: C++ ran %s, the C macro %s, the operator %s; the walk picks %s",
+           static_cast<unsigned long long>(mask), ran_cxx(), ran_macro(), ran_op(), want);
+    EXPECT(same(add_which.selected_name(), want), "selected_name %s, want %s", add_which.selected_name(), want);
+    ++subsets;
+    if (!s) break;
+  }
+  std::printf("key-set rule: %d subsets of %d target features agree with the table walk\n", subsets,
+              __builtin_popcountll(feats));
+}
+
+// What thread A excludes: AVX512F where the top target is an AVX-512 one
+// (the case the issue names), else the top target's own feature.
+int feature_to_exclude(const char *top) {
+#if defined(CPUD_ARCH_X86_64)
+  if (cpud_have(CPUD_FEATURE_AVX512F) && feature_of(top) >= CPUD_FEATURE_AVX512F) return CPUD_FEATURE_AVX512F;
+#endif
+  return feature_of(top);
+}
+
+// Thread A excludes X while thread B keeps calling, at the same time (each
+// keeps calling until both have made n calls), while a third thread adds
+// kernels to the operator both call through.
+void per_thread_exclusion() {
+  const char *top = ran_cxx();
+  const int x = feature_to_exclude(top);
+  if (x <= 0) {
+    std::printf("per-thread exclusion: the top target is %s; nothing above the baseline to exclude here\n", top);
+    return;
+  }
+  const std::uint64_t xbit = std::uint64_t{1} << x;
+  const char *want_a = walk_pick(cpud_close_over_implied(cpud_usable_mask() & ~xbit));
+  EXPECT(!same(want_a, top), "excluding %s should change the target (%s)", cpud_feature_name(x), top);
+  constexpr long n = 20000;
+  std::atomic<long> calls_a{0}, calls_b{0};
+  std::atomic<long> wrong_a{0}, wrong_b{0};
+  std::atomic<bool> stop_adding{false};
+  const char *seen_a = nullptr, *seen_b = nullptr;
+  auto both_done = [&] { return calls_a.load() >= n && calls_b.load() >= n; };
+  // The control: a pointer taken before the guard is a plain function
+  // pointer and keeps running what it was (docs/runtime.md); the guard acts
+  // through the dispatcher, the macros and operators, not on such copies.
+  const binary kept = add_which.get();
+  std::thread a([&] {
+    cpud::exclude_features guard(xbit);
+    EXPECT(guard.ok(), "excluding %s", cpud_feature_name(x));
+    const char *through_kept = nullptr;
+    kept(nullptr, nullptr, &through_kept, 0);
+    EXPECT(same(through_kept, top), "a pointer kept from before the guard ran %s, want %s", through_kept, top);
+    while (!both_done()) {
+      const char *r[3] = {ran_cxx(), ran_macro(), ran_op()};
+      for (const char *name : r)
+        if (!same(name, want_a)) ++wrong_a, seen_a = name;
+      ++calls_a;
+    }
+  });
+  std::thread b([&] {
+    while (!both_done()) {
+      const char *r[3] = {ran_cxx(), ran_macro(), ran_op()};
+      for (const char *name : r)
+        if (!same(name, top)) ++wrong_b, seen_b = name;
+      ++calls_b;
+    }
+  });
+  cpud::op<binary> *target = &which_op;
+  std::thread adder([&] {
+    static constexpr cpud::kernel<binary> extra = CPUD_KERNEL(add_f64, dtype::float64, dtype::float64);
+    int added = 0;
+    while (!stop_adding.load() && added < 200 && target->add_kernel(extra)) ++added;
+  });
+  a.join();
+  b.join();
+  stop_adding = true;
+  adder.join();
+  EXPECT(wrong_a == 0, "thread A (excluding %s) ran %s in %ld of %ld calls, want %s", cpud_feature_name(x),
+         seen_a, wrong_a.load(), 3 * calls_a.load(), want_a);
+  EXPECT(wrong_b == 0, "thread B (no guard) ran %s in %ld of %ld calls, want %s", seen_b, wrong_b.load(),
+         3 * calls_b.load(), top);
+  EXPECT(same(ran_cxx(), top), "after A's guard the main thread runs %s, want %s", ran_cxx(), top);
+  EXPECT(__atomic_load_n(&cpud__usable, __ATOMIC_SEQ_CST) & 1u,
+         "with no thread restricted, the usable mask is every thread's answer again");
+  std::printf("per-thread exclusion of %s: A ran %s, B ran %s, %ld + %ld calls each way, at the same time\n",
+              cpud_feature_name(x), want_a, top, calls_a.load(), calls_b.load());
+}
+
+// Guards nest and restore; only_features narrows; a baseline feature is
+// refused; the thread's allowed set and mask come back exactly.
+void nested_guards() {
+  const std::uint64_t usable = cpud_usable_mask();
+  const char *top = ran_cxx();
+  EXPECT(cpud_thread_allowed() == ~std::uint64_t{0}, "unrestricted at first");
+  {
+    // Only the second-highest target the CPU could run, or the top one.
+    int second = 0;
+    for (const auto *e = add_which.targets(); e->fn; ++e)
+      if (e->feature && ((usable >> e->feature) & 1u) && !same(e->name, top)) {
+        second = e->feature;
+        break;
+      }
+    const std::uint64_t only = second ? std::uint64_t{1} << second : 0;
+    cpud::only_features outer(only);
+    const std::uint64_t outer_mask = cpud_close_over_implied(usable & (cpud_with_implied(only) | cpud_baseline_mask()));
+    EXPECT(cpud_usable_mask() == (outer_mask | 1u), "only %s: mask %#llx, want %#llx",
+           second ? cpud_feature_name(second) : "(the baseline)", static_cast<unsigned long long>(cpud_usable_mask()),
+           static_cast<unsigned long long>(outer_mask | 1u));
+    const char *want_outer = walk_pick(outer_mask);
+    EXPECT(same(ran_cxx(), want_outer) && same(ran_op(), want_outer), "outer guard: ran %s, want %s", ran_cxx(),
+           want_outer);
+    const std::uint64_t allowed_outer = cpud_thread_allowed();
+    {
+      cpud::exclude_features inner(second ? std::uint64_t{1} << second : 0);
+      const char *want_inner = walk_pick(cpud_close_over_implied(outer_mask & ~only));
+      EXPECT(same(ran_cxx(), want_inner) && same(ran_macro(), want_inner), "inner guard: ran %s, want %s",
+             ran_cxx(), want_inner);
+    }
+    EXPECT(cpud_thread_allowed() == allowed_outer, "the inner guard restores the outer set");
+    EXPECT(same(ran_cxx(), want_outer), "after the inner guard: ran %s, want %s", ran_cxx(), want_outer);
+  }
+  EXPECT(cpud_thread_allowed() == ~std::uint64_t{0} && cpud_usable_mask() == usable, "all restored");
+  EXPECT(same(ran_cxx(), top), "after the guards: ran %s, want %s", ran_cxx(), top);
+  // The baseline cannot be excluded: refused, nothing changes.
+  const std::uint64_t base = cpud_baseline_mask();
+  if (base) {
+    cpud::exclude_features refused(base & (~base + 1));
+    EXPECT(!refused.ok(), "excluding a baseline feature is refused");
+    EXPECT(cpud_thread_allowed() == ~std::uint64_t{0} && same(ran_cxx(), top), "and changes nothing");
+  }
+}
+
+// Switching targets off for the process while another thread calls: once
+// the switch returns, calls that start after it run without the feature.
+void production_switches() {
+  const char *top = ran_cxx();
+  const int x = feature_to_exclude(top);
+  if (x <= 0) {
+    std::printf("production switches: the top target is %s; nothing to switch off here\n", top);
+    return;
+  }
+  const std::uint64_t xbit = std::uint64_t{1} << x;
+  const char *want_off = walk_pick(cpud_close_over_implied(cpud_usable_mask() & ~xbit));
+  std::atomic<int> phase{0};  // 0: before the switch, 1: switched off, 2: stop
+  std::atomic<long> late{0};
+  std::atomic<long> calls{0};
+  std::thread caller([&] {
+    while (phase.load() != 2) {
+      const int p = phase.load();
+      const char *r = ran_cxx();
+      // A call that began after the switch was seen must not run X.
+      if (p == 1 && !same(r, want_off)) ++late;
+      ++calls;
+    }
+  });
+  while (calls.load() < 1000) {
+  }
+  EXPECT(cpud_set_disabled_features(xbit) == 0, "switching %s off", cpud_feature_name(x));
+  phase = 1;
+  const long at = calls.load();
+  while (calls.load() < at + 20000) {
+  }
+  EXPECT(same(ran_cxx(), want_off) && same(ran_macro(), want_off) && same(ran_op(), want_off),
+         "%s off: ran %s, want %s", cpud_feature_name(x), ran_cxx(), want_off);
+  EXPECT(cpud_disabled_features() == xbit && !cpud_have(x), "the switch is visible");
+  phase = 2;
+  caller.join();
+  EXPECT(cpud_set_disabled_features(0) == 0 && same(ran_cxx(), top), "switched back on: ran %s", ran_cxx());
+  EXPECT(late == 0, "%ld calls after the switch still ran with %s", late.load(), cpud_feature_name(x));
+  // A baseline feature cannot be switched off: -1, nothing changes.
+  const std::uint64_t base = cpud_baseline_mask();
+  if (base) {
+    EXPECT(cpud_set_disabled_features(base & (~base + 1)) == -1, "a baseline feature is refused");
+    EXPECT(cpud_disabled_features() == 0 && same(ran_cxx(), top), "and nothing changes");
+  }
+
+  // One function (and through it, the operator): the others keep theirs.
+  const char *f32_before = add_f32.selected_name();
+  EXPECT(decltype(add_which)::set_disabled(xbit) == 0, "previous set");
+  EXPECT(same(ran_cxx(), want_off) && same(ran_op(), want_off), "add_which without %s ran %s, want %s",
+         cpud_feature_name(x), ran_cxx(), want_off);
+  EXPECT(same(add_f32.selected_name(), f32_before), "add_f32 keeps %s", f32_before);
+  EXPECT(decltype(add_which)::set_disabled(0) == xbit && same(ran_cxx(), top), "add_which back to %s", top);
+  which_op.set_disabled(xbit);
+  EXPECT(same(ran_op(), want_off) && decltype(add_f32)::disabled() == xbit, "the operator switches its kernels");
+  which_op.set_disabled(0);
+  EXPECT(same(ran_op(), top), "and back");
+  std::printf("production switches: %s off for the process, one function and one operator: ran %s\n",
+              cpud_feature_name(x), want_off);
+}
+
+}  // namespace
+
+int main() {
+  key_set_rule_equals_walk();
+  per_thread_exclusion();
+  nested_guards();
+  production_switches();
+  if (failures) std::printf("%d failures\n", failures);
+  return failures ? 1 : 0;
+}
