@@ -12,7 +12,10 @@
   git:     a clone of this repository, the example's committed [wrap-git]
            (it clones the repository's committed HEAD, three levels up).
 Also checks that the example's meson.build holds docs/quickstart.md's
-snippet verbatim.   run_example.py ROOT BUILD_DIR [--cross]
+snippet verbatim. And examples/typed-array (the typed operators through the
+release wrap): GCC release and Clang debug builds pass their test, and under
+each_target and each_cpu its library ran on exactly the builds the CPUs
+select.   run_example.py ROOT BUILD_DIR [--cross]
 """
 import json
 import os
@@ -117,6 +120,49 @@ def run_setups(b, arch, name):
             failures.append('%s: under cpudispatch:%s the functions ran on %s, expected %s' % (name, setup, seen, want))
 
 
+TYPED_ARRAY_TARGETS = ('AVX512_SKX', 'X86_V3', 'SSE42')  # its source's x86 list, highest first
+
+
+def typed_array(tmp):
+    """examples/typed-array through the release wrap: its test (every pair
+    of element types, every kernel build against its baseline build) in a
+    GCC release and a Clang debug build, then under each_target and each_cpu
+    the builds it reports ("build: NAME") are the ones the CPUs select."""
+    src = os.path.join(tmp, 'release', 'typed-array')
+    shutil.copytree(os.path.join(root, 'examples', 'typed-array'), src,
+                    ignore=shutil.ignore_patterns('cpudispatch', 'packagefiles', 'packagecache'))
+    os.remove(os.path.join(src, 'subprojects', 'cpudispatch.wrap'))
+    sh([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), build, os.path.join(src, 'subprojects'),
+        '--allow-dirty'])
+    host = cpu_facts.host_flags(quiet=True)
+    pick = lambda flags: next((t for t in TYPED_ARRAY_TARGETS if cpu_facts.X86_NEEDS[t] <= flags), 'baseline')
+    for name, env, opts in (('typed-array-gcc-release', {}, []),
+                            ('typed-array-clang-debug', {'CC': 'clang', 'CXX': 'clang++'}, ['-Dbuildtype=debug'])):
+        b = os.path.join(tmp, 'build-' + name)
+        e = dict(os.environ, **env)
+        if sh(['meson', 'setup', b, src, '--wrap-mode=nodownload'] + opts, env=e).returncode != 0:
+            continue
+        if sh(['ninja', '-C', b]).returncode != 0:
+            continue
+        out = sh([os.path.join(b, 'typed_array_test')]).stdout
+        print('[%s]\n%s' % (name, out), end='')
+        if 'build: %s' % pick(host) not in out:
+            failures.append('%s: expected build %s on this machine:\n%s' % (name, pick(host), out))
+        want = {'each_target': {'baseline'} | {t for t in TYPED_ARRAY_TARGETS if cpu_facts.X86_NEEDS[t] <= host},
+                'each_cpu': {pick(f) for f in cpu_facts.models('x86_64').values()}}
+        for setup in ('each_target', 'each_cpu'):
+            r = sh(['meson', 'test', '-C', b, '--print-errorlogs', '--setup', 'cpudispatch:' + setup])
+            log = os.path.join(b, 'meson-logs', 'testlog-cpudispatch_%s.json' % setup)
+            seen = set()
+            if os.path.exists(log):
+                for line in open(log):
+                    seen |= set(re.findall(r'^build: (\S+)$', json.loads(line).get('stdout') or '', re.M))
+            print('[%s --setup cpudispatch:%s] ran on %s' % (name, setup, ' '.join(sorted(seen))))
+            if r.returncode == 0 and seen != want[setup]:
+                failures.append('%s: under cpudispatch:%s the library ran on %s, expected %s'
+                                % (name, setup, seen, want[setup]))
+
+
 example_build = open(os.path.join(root, 'examples', 'consumer', 'meson.build')).read().splitlines()
 for marker in ('snippet', 'snippet-use'):
     block = docs_block(marker)
@@ -137,6 +183,7 @@ with tempfile.TemporaryDirectory() as tmp:
         build_and_test(rel, 'release-aarch64', ['--cross-file', os.path.join(root, 'cross', 'aarch64-linux-gnu.txt')],
                        run_app=False)
         run_setups(os.path.join(tmp, 'build-release-aarch64'), 'aarch64', 'release-aarch64')
+    typed_array(tmp)
     build_and_test(rel, 'release-dispatch-none', ['-Dcpudispatch:cpu-dispatch=none'], 'baseline')
     build_and_test(rel, 'release-disable-optimization', ['-Dcpudispatch:disable-optimization=true'], 'baseline')
 
