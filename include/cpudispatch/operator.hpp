@@ -128,7 +128,7 @@ class op {
     const kernel<Fn> *ks[k_max_candidates];
     const int n = candidates(sigs, ks);
     const resolution r = cpud::resolve(args.begin(), static_cast<int>(args.size()), sigs, n, limit_, tie_, conv_);
-    return cpud::explain(name_, args.begin(), static_cast<int>(args.size()), sigs, n, r, limit_, conv_);
+    return cpud::explain(name_, args.begin(), static_cast<int>(args.size()), sigs, n, r, limit_, conv_, type_name);
   }
 
   // Switches targets off in every kernel's dispatched function at run time
@@ -259,7 +259,7 @@ class op {
   }
   static void cb_types(const void *p, int i, char *buf, std::size_t cap) {
     const kernel<Fn> *k = self(p).kernel_at(i);
-    copy_text(k ? signature_text(k->types, k->arity) : std::string(), buf, cap);
+    copy_text(k ? signature_text(k->types, k->arity, type_name) : std::string(), buf, cap);
   }
   static const char *cb_selected(const void *p, int i) {
     const kernel<Fn> *k = self(p).kernel_at(i);
@@ -290,7 +290,7 @@ class op {
       const auto code = static_cast<std::uint16_t>(e->key >> (16 * (k_max_arity - 1 - i)));
       if (code != k_no_type) types[n++] = static_cast<dtype>(code);
     }
-    copy_text(signature_text(types, n), args, args_cap);
+    copy_text(signature_text(types, n, type_name), args, args_cap);
     std::string c = e->result.k ? "" : e->result.kind == resolution::ambiguous ? "ambiguous" : "no match";
     for (int i = 0; e->result.k && i < n; ++i) c += std::string(i ? ", " : "") + conversion_name(e->result.conv[i]);
     copy_text(c, conv, conv_cap);

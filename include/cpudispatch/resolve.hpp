@@ -136,10 +136,13 @@ inline std::string type_text(dtype t) {
   return static_cast<int>(t) < k_builtin_dtypes ? dtype_name(t) : "type#" + std::to_string(static_cast<int>(t));
 }
 
+// How messages name a type: type_text, or a registry's names (types.hpp).
+using type_name_fn = std::string (*)(dtype);
+
 // "(int64, complex64)"
-inline std::string signature_text(const dtype *types, int n) {
+inline std::string signature_text(const dtype *types, int n, type_name_fn name = type_text) {
   std::string s = "(";
-  for (int i = 0; i < n; ++i) s += std::string(i ? ", " : "") + type_text(types[i]);
+  for (int i = 0; i < n; ++i) s += std::string(i ? ", " : "") + name(types[i]);
   return s + ")";
 }
 
@@ -149,23 +152,23 @@ inline std::string signature_text(const dtype *types, int n) {
 //   (float32, float32): int64->float32 is unsafe; ...
 inline std::string explain(const char *op, const dtype *args, int n, const signature *cands, int n_cands,
                            const resolution &res, casting limit = casting::safe,
-                           conversion_fn conv = can_convert) {
+                           conversion_fn conv = can_convert, type_name_fn name = type_text) {
   std::string msg;
   if (res.kind == resolution::ok) return msg;
   if (res.kind == resolution::ambiguous) {
-    msg = std::string("ambiguous call of '") + op + "' with " + signature_text(args, n) + ": " +
+    msg = std::string("ambiguous call of '") + op + "' with " + signature_text(args, n, name) + ": " +
           std::to_string(res.n_tied) + " kernels tie at " + std::to_string(res.rank.unsafe) + " unsafe, " +
           std::to_string(res.rank.safe) + " safe, " + std::to_string(res.rank.promote) + " promoting conversions:";
     for (int i = 0; i < res.n_tied; ++i)
-      msg += std::string(i ? "," : "") + " " + signature_text(cands[res.tied[i]].types, cands[res.tied[i]].arity);
+      msg += std::string(i ? "," : "") + " " + signature_text(cands[res.tied[i]].types, cands[res.tied[i]].arity, name);
     return msg;
   }
-  msg = std::string("no kernel of '") + op + "' accepts " + signature_text(args, n) + " with casting=" +
+  msg = std::string("no kernel of '") + op + "' accepts " + signature_text(args, n, name) + " with casting=" +
         casting_name(limit) + ":";
   if (n_cands == 0) return msg + " it has no kernels";
   for (int c = 0; c < n_cands; ++c) {
     const signature &s = cands[c];
-    msg += std::string(c ? ";" : "") + " " + signature_text(s.types, s.arity) + ": ";
+    msg += std::string(c ? ";" : "") + " " + signature_text(s.types, s.arity, name) + ": ";
     if (s.arity != n) {
       msg += "takes " + std::to_string(s.arity) + " arguments";
       continue;
@@ -173,7 +176,7 @@ inline std::string explain(const char *op, const dtype *args, int n, const signa
     for (int i = 0; i < n; ++i) {
       const conversion k = conv(args[i], s.types[i]);
       if (k == conversion::none || static_cast<int>(k) > static_cast<int>(limit)) {
-        msg += type_text(args[i]) + "->" + type_text(s.types[i]) +
+        msg += name(args[i]) + "->" + name(s.types[i]) +
                (k == conversion::none ? " has no conversion" : std::string(" is ") + conversion_name(k));
         break;
       }

@@ -15,6 +15,7 @@
 
 #include "cpudispatch/cpudispatch.h"
 #include "cpudispatch/dtype.hpp"
+#include "cpudispatch/resolve.hpp"
 
 namespace cpud {
 
@@ -26,6 +27,7 @@ class CPUD_HIDDEN type_registry {
  public:
   static constexpr int k_capacity = 4096;  // composite types per registry
   static constexpr std::size_t k_max_fingerprint = 64;
+  static constexpr std::size_t k_max_name = 63;
 
   // The typecode of the type this fingerprint describes: the same bytes give
   // the same code, whichever thread asks first. dtype{0xffff} when the
@@ -70,6 +72,25 @@ class CPUD_HIDDEN type_registry {
     return true;
   }
 
+  // Names a composite type in messages and introspection ("rgb8 C-order"
+  // instead of "type#14"); a later call renames. False, and nothing named,
+  // for a built-in type, a code this registry never gave out, or a name
+  // longer than k_max_name bytes.
+  bool set_name(dtype t, const std::string &name) {
+    if (static_cast<int>(t) < k_builtin_dtypes || !known(t) || name.size() > k_max_name) return false;
+    std::lock_guard<std::mutex> lock(write_);
+    const std::string *old = names_[static_cast<int>(t) - k_builtin_dtypes].exchange(new std::string(name));
+    if (old) retired_names_.push_back(old);  // a reader may still hold it
+    return true;
+  }
+  // A type's name: built-in names, a composite's set_name, else "type#CODE".
+  std::string name(dtype t) const {
+    const int c = static_cast<int>(t);
+    if (c >= k_builtin_dtypes && known(t))
+      if (const std::string *n = names_[c - k_builtin_dtypes].load(std::memory_order_acquire)) return *n;
+    return type_text(t);
+  }
+
   // The conversion between any two typecodes: built-in pairs from the
   // built-in matrix, others from the declared rules (none if undeclared).
   conversion convert(dtype from, dtype to) const {
@@ -84,6 +105,8 @@ class CPUD_HIDDEN type_registry {
     for (auto &s : slots_) delete s.load(std::memory_order_acquire);
     delete rules_.load(std::memory_order_acquire);
     for (rules *r : retired_) delete r;
+    for (auto &n : names_) delete n.load(std::memory_order_acquire);
+    for (const std::string *n : retired_names_) delete n;
   }
 
   static constexpr dtype k_invalid = static_cast<dtype>(0xffff);
@@ -176,6 +199,8 @@ class CPUD_HIDDEN type_registry {
   std::atomic<rules *> rules_{nullptr};
   std::mutex write_;
   std::vector<rules *> retired_;
+  std::atomic<const std::string *> names_[k_capacity] = {};
+  std::vector<const std::string *> retired_names_;
 };
 
 // The registry of this shared object, and the conversion operators use by
@@ -185,5 +210,7 @@ CPUD_HIDDEN inline type_registry &types() {
   return r;
 }
 inline conversion convert(dtype from, dtype to) { return types().convert(from, to); }
+// How operators name types in errors and introspection.
+inline std::string type_name(dtype t) { return types().name(t); }
 
 }  // namespace cpud

@@ -59,6 +59,35 @@ void rules_take_part_in_ranking() {
   const std::string msg = add.explain({contiguous, contiguous});
   EXPECT(msg.find("no kernel of 'add' accepts (type#") == 0 && msg.find("has no conversion") != std::string::npos,
          "explain: %s", msg.c_str());
+  // Named, the types read as the library calls them, in errors and in the
+  // operator's introspection record.
+  EXPECT(reg.set_name(contiguous, "f32 C-order") && reg.set_name(any, "f32 any-layout"), "naming");
+  const std::string named = add.explain({contiguous, contiguous});
+  EXPECT(named.find("no kernel of 'add' accepts (f32 C-order, f32 C-order) with casting=safe: (f32 any-layout, "
+                    "f32 any-layout): f32 C-order->f32 any-layout has no conversion") == 0,
+         "explain with names: %s", named.c_str());
+  EXPECT(reg.name(strided) == "type#" + std::to_string(static_cast<int>(strided)), "unnamed: %s",
+         reg.name(strided).c_str());
+  EXPECT(reg.name(dtype::int8) == "int8", "built-in names");
+  // Refused, naming nothing: a built-in type, a code never given out, a
+  // name over k_max_name bytes.
+  EXPECT(!reg.set_name(dtype::int8, "byte") && reg.name(dtype::int8) == "int8", "a built-in type keeps its name");
+  EXPECT(!reg.set_name(static_cast<dtype>(4000), "x"), "a code never given out");
+  EXPECT(!reg.set_name(strided, std::string(cpud::type_registry::k_max_name + 1, 'x')), "a name too long");
+  char types_text[128];
+  (void)add.resolve({dtype::float64, dtype::float64});  // registers the operator
+  struct find_ctx {
+    char *out;
+  } ctx{types_text};
+  types_text[0] = 0;
+  cpud_for_each_operator(
+      [](const cpud_operator *o, void *p) {
+        if (o->self == nullptr || std::string(o->name) != "add" || o->kernel_count(o->self) != 2) return;
+        o->kernel_types(o->self, 0, static_cast<find_ctx *>(p)->out, 128);
+      },
+      &ctx);
+  EXPECT(std::string(types_text) == "(f32 any-layout, f32 any-layout)", "introspection names the types: %s",
+         types_text);
   EXPECT(reg.declare(contiguous, any, conversion::safe), "C-contiguous -> any layout");
   EXPECT(reg.declare(strided, contiguous, conversion::promote), "strided -> contiguous");
   // Refused, changing nothing: an unknown code, the built-in matrix, kind none.
