@@ -148,4 +148,44 @@ inline constexpr conversion_matrix numba_conversions = close_rules(numba_rules);
 // The default rule set's kind for one pair of built-in types.
 constexpr conversion can_convert(dtype from, dtype to) { return numba_conversions(from, to); }
 
+// NumPy's casting rules (numpy.can_cast(from, to, 'safe'), NumPy 1.24): its
+// safe casts, a promotion within one kind (bool, signed, unsigned, float,
+// complex) and safe across kinds; every other cast unsafe, never none (NumPy
+// performs any cast with casting='unsafe'; complex to real drops the
+// imaginary part). Against Numba's: uint8 -> float16 and uint16 -> float32
+// (and on, to complex64) are safe, and complex -> real is unsafe, not none.
+inline constexpr conversion_rule numpy_rules[] = {
+    {dtype::bool_, dtype::int8, conversion::safe, conversion::unsafe},
+    {dtype::bool_, dtype::uint8, conversion::safe, conversion::unsafe},
+    {dtype::int8, dtype::int16, conversion::promote, conversion::unsafe},
+    {dtype::uint8, dtype::uint16, conversion::promote, conversion::unsafe},
+    {dtype::int16, dtype::int32, conversion::promote, conversion::unsafe},
+    {dtype::uint16, dtype::uint32, conversion::promote, conversion::unsafe},
+    {dtype::int32, dtype::int64, conversion::promote, conversion::unsafe},
+    {dtype::uint32, dtype::uint64, conversion::promote, conversion::unsafe},
+    {dtype::uint8, dtype::int16, conversion::safe, conversion::unsafe},
+    {dtype::uint16, dtype::int32, conversion::safe, conversion::unsafe},
+    {dtype::uint32, dtype::int64, conversion::safe, conversion::unsafe},
+    {dtype::int8, dtype::float16, conversion::safe, conversion::unsafe},
+    {dtype::uint8, dtype::float16, conversion::safe, conversion::unsafe},
+    {dtype::int16, dtype::float32, conversion::safe, conversion::unsafe},
+    {dtype::uint16, dtype::float32, conversion::safe, conversion::unsafe},
+    {dtype::int32, dtype::float64, conversion::safe, conversion::unsafe},
+    {dtype::uint32, dtype::float64, conversion::safe, conversion::unsafe},
+    {dtype::int64, dtype::float64, conversion::safe, conversion::unsafe},
+    {dtype::uint64, dtype::float64, conversion::safe, conversion::unsafe},
+    {dtype::float16, dtype::float32, conversion::promote, conversion::unsafe},
+    {dtype::float32, dtype::float64, conversion::promote, conversion::unsafe},
+    {dtype::float16, dtype::complex64, conversion::safe, conversion::unsafe},
+    {dtype::float32, dtype::complex64, conversion::safe, conversion::unsafe},
+    {dtype::float64, dtype::complex128, conversion::safe, conversion::unsafe},
+    {dtype::complex64, dtype::complex128, conversion::promote, conversion::unsafe},
+};
+
+inline constexpr conversion_matrix numpy_conversions = close_rules(numpy_rules);
+
+// NumPy's kind for one pair of built-in types: pass it as an operator's
+// conversion function (operator.hpp) to rank kernels by NumPy's rules.
+constexpr conversion can_cast_numpy(dtype from, dtype to) { return numpy_conversions(from, to); }
+
 }  // namespace cpud

@@ -1,7 +1,9 @@
 // The built-in conversion matrix (cpudispatch/dtype.hpp) against the table
 // Numba's rules give (numba_conversions.txt, committed data), cell by cell,
-// plus what the rules promise in words, checked by the compiler.
-//   conversions_test TABLE   (exit 0 pass, 1 fail)
+// plus what the rules promise in words, checked by the compiler; with
+// --numpy, NumPy's rule set against the table NumPy wrote
+// (numpy_conversions.txt).
+//   conversions_test TABLE [--numpy]   (exit 0 pass, 1 fail)
 #include <cstdio>
 #include <cstring>
 #include <sstream>
@@ -55,7 +57,9 @@ std::vector<std::string> split(const char *line) {
 
 // The committed table, cell by cell: every built-in type a row and a column,
 // in the file's own order (matched by name, not by position).
-void check_table(const char *path) {
+using kind_fn = conversion (*)(dtype, dtype);
+
+void check_table(const char *path, kind_fn kind, const char *rules) {
   std::FILE *f = std::fopen(path, "r");
   if (!f) return fail(std::string("cannot read ") + path);
   char line[1024];
@@ -89,11 +93,11 @@ void check_table(const char *path) {
         fail("unknown kind " + w[c + 1]);
         continue;
       }
-      const conversion got = cpud::can_convert(code(from), code(columns[c]));
+      const conversion got = kind(code(from), code(columns[c]));
       ++cells;
       if (got != want)
         fail(std::string(cpud::dtype_name(code(from))) + " -> " + cpud::dtype_name(code(columns[c])) + ": " +
-             cpud::conversion_name(got) + ", Numba's rules give " + cpud::conversion_name(want));
+             cpud::conversion_name(got) + ", " + rules + " give " + cpud::conversion_name(want));
     }
   }
   std::fclose(f);
@@ -139,15 +143,34 @@ void check_properties() {
         fail(std::string(cpud::dtype_name(c)) + " -> " + cpud::dtype_name(code(r)) + " should be none");
 }
 
+// NumPy's rules in words: never none; complex -> real unsafe; the unsigned
+// integers reach the float of twice their width safely.
+void check_numpy_properties() {
+  for (int a = 0; a < cpud::k_builtin_dtypes; ++a)
+    for (int b = 0; b < cpud::k_builtin_dtypes; ++b)
+      if (cpud::can_cast_numpy(code(a), code(b)) == conversion::none)
+        fail(std::string("NumPy casts anything: ") + cpud::dtype_name(code(a)) + " -> " + cpud::dtype_name(code(b)));
+  static_assert(cpud::can_cast_numpy(dtype::complex64, dtype::float32) == conversion::unsafe);
+  static_assert(cpud::can_cast_numpy(dtype::uint8, dtype::float16) == conversion::safe);
+  static_assert(cpud::can_convert(dtype::uint8, dtype::float16) == conversion::unsafe);  // Numba differs
+  static_assert(cpud::can_cast_numpy(dtype::int64, dtype::float64) == conversion::safe);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: conversions_test TABLE\n");
+  const bool numpy = argc == 3 && std::strcmp(argv[2], "--numpy") == 0;
+  if (argc != 2 && !numpy) {
+    std::fprintf(stderr, "usage: conversions_test TABLE [--numpy]\n");
     return 2;
   }
-  check_table(argv[1]);
-  check_properties();
+  if (numpy) {
+    check_table(argv[1], cpud::can_cast_numpy, "NumPy's rules");
+    check_numpy_properties();
+  } else {
+    check_table(argv[1], cpud::can_convert, "Numba's rules");
+    check_properties();
+  }
   if (failures) return 1;
   std::printf("PASS\n");
   return 0;

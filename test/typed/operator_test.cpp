@@ -165,8 +165,24 @@ void registration_never_blocks_readers() {
 
 }  // namespace
 
+// An operator ranks by the conversion function it is given: NumPy's rules
+// cast complex to real (unsafely), Numba's do not, so with casting=unsafe
+// (complex128, complex128) has one candidate under Numba's rules (add_c64)
+// and four tied ones under NumPy's.
+void numpy_rules_rank_differently() {
+  cpud::op<binary> numba{"add", add_kernels, cpud::casting::unsafe};
+  cpud::op<binary> numpy{"add", add_kernels, cpud::casting::unsafe, cpud::tie_rule::error, cpud::can_cast_numpy};
+  const cpud::resolved<binary> &a = numba.resolve({dtype::complex128, dtype::complex128});
+  EXPECT(a && std::strcmp(a.k->name, "add_c64") == 0, "Numba's rules: add_c64, got %s", a ? a.k->name : "nothing");
+  const cpud::resolved<binary> &b = numpy.resolve({dtype::complex128, dtype::complex128});
+  const std::string why = numpy.explain({dtype::complex128, dtype::complex128});
+  EXPECT(!b && b.kind == cpud::resolution::ambiguous && why.find("4 kernels tie at 2 unsafe") != std::string::npos,
+         "NumPy's rules: a tie of four, got %s", why.c_str());
+}
+
 int main() {
   choice_conversions_and_result();
+  numpy_rules_rank_differently();
   errors();
   added_kernel_wins_over_cached_conversion();
   isa_target_follows_the_masks();
