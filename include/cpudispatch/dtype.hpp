@@ -110,6 +110,22 @@ constexpr conversion_matrix close_rules(const conversion_rule (&rules)[N]) {
   return m;
 }
 
+// The rules Numba and NumPy share for booleans and integers: booleans to the
+// smallest integers safely; wider integers of the same signedness by
+// promotion; uN to i(2N) safely; every way back unsafe.
+#define CPUD__INTEGER_RULES                                                    \
+  {dtype::bool_, dtype::int8, conversion::safe, conversion::unsafe},           \
+      {dtype::bool_, dtype::uint8, conversion::safe, conversion::unsafe},      \
+      {dtype::int8, dtype::int16, conversion::promote, conversion::unsafe},    \
+      {dtype::uint8, dtype::uint16, conversion::promote, conversion::unsafe},  \
+      {dtype::int16, dtype::int32, conversion::promote, conversion::unsafe},   \
+      {dtype::uint16, dtype::uint32, conversion::promote, conversion::unsafe}, \
+      {dtype::int32, dtype::int64, conversion::promote, conversion::unsafe},   \
+      {dtype::uint32, dtype::uint64, conversion::promote, conversion::unsafe}, \
+      {dtype::uint8, dtype::int16, conversion::safe, conversion::unsafe},      \
+      {dtype::uint16, dtype::int32, conversion::safe, conversion::unsafe},     \
+      {dtype::uint32, dtype::int64, conversion::safe, conversion::unsafe}
+
 // Numba's number rules (numba/core/typeconv/rules.py): booleans to the
 // smallest integers safely; wider integers of the same signedness by
 // promotion; uN to i(2N) safely; integers to the float with room for them
@@ -118,17 +134,7 @@ constexpr conversion_matrix close_rules(const conversion_rule (&rules)[N]) {
 // complexes by promotion; a float to the complex of its precision safely and
 // never back. Every reverse direction is unsafe except float -> complex.
 inline constexpr conversion_rule numba_rules[] = {
-    {dtype::bool_, dtype::int8, conversion::safe, conversion::unsafe},
-    {dtype::bool_, dtype::uint8, conversion::safe, conversion::unsafe},
-    {dtype::int8, dtype::int16, conversion::promote, conversion::unsafe},
-    {dtype::uint8, dtype::uint16, conversion::promote, conversion::unsafe},
-    {dtype::int16, dtype::int32, conversion::promote, conversion::unsafe},
-    {dtype::uint16, dtype::uint32, conversion::promote, conversion::unsafe},
-    {dtype::int32, dtype::int64, conversion::promote, conversion::unsafe},
-    {dtype::uint32, dtype::uint64, conversion::promote, conversion::unsafe},
-    {dtype::uint8, dtype::int16, conversion::safe, conversion::unsafe},
-    {dtype::uint16, dtype::int32, conversion::safe, conversion::unsafe},
-    {dtype::uint32, dtype::int64, conversion::safe, conversion::unsafe},
+    CPUD__INTEGER_RULES,
     {dtype::int8, dtype::float16, conversion::safe, conversion::unsafe},
     {dtype::int16, dtype::float32, conversion::safe, conversion::unsafe},
     {dtype::int32, dtype::float64, conversion::safe, conversion::unsafe},
@@ -155,17 +161,7 @@ constexpr conversion can_convert(dtype from, dtype to) { return numba_conversion
 // imaginary part). Against Numba's: uint8 -> float16 and uint16 -> float32
 // (and on, to complex64) are safe, and complex -> real is unsafe, not none.
 inline constexpr conversion_rule numpy_rules[] = {
-    {dtype::bool_, dtype::int8, conversion::safe, conversion::unsafe},
-    {dtype::bool_, dtype::uint8, conversion::safe, conversion::unsafe},
-    {dtype::int8, dtype::int16, conversion::promote, conversion::unsafe},
-    {dtype::uint8, dtype::uint16, conversion::promote, conversion::unsafe},
-    {dtype::int16, dtype::int32, conversion::promote, conversion::unsafe},
-    {dtype::uint16, dtype::uint32, conversion::promote, conversion::unsafe},
-    {dtype::int32, dtype::int64, conversion::promote, conversion::unsafe},
-    {dtype::uint32, dtype::uint64, conversion::promote, conversion::unsafe},
-    {dtype::uint8, dtype::int16, conversion::safe, conversion::unsafe},
-    {dtype::uint16, dtype::int32, conversion::safe, conversion::unsafe},
-    {dtype::uint32, dtype::int64, conversion::safe, conversion::unsafe},
+    CPUD__INTEGER_RULES,
     {dtype::int8, dtype::float16, conversion::safe, conversion::unsafe},
     {dtype::uint8, dtype::float16, conversion::safe, conversion::unsafe},
     {dtype::int16, dtype::float32, conversion::safe, conversion::unsafe},
@@ -187,5 +183,6 @@ inline constexpr conversion_matrix numpy_conversions = close_rules(numpy_rules);
 // NumPy's kind for one pair of built-in types: pass it as an operator's
 // conversion function (operator.hpp) to rank kernels by NumPy's rules.
 constexpr conversion can_cast_numpy(dtype from, dtype to) { return numpy_conversions(from, to); }
+#undef CPUD__INTEGER_RULES
 
 }  // namespace cpud
