@@ -202,7 +202,7 @@ class op {
     const int nc = candidates(sigs, ks);
     const resolution r = cpud::resolve(args, n, sigs, nc, limit_, tie_, conv_);
     // Listed for introspection from the first resolution on.
-    if (!registered_.exchange(true, std::memory_order_acq_rel)) cpud__register_operator(&record_);
+    if (!registered_.exchange(1, std::memory_order_acq_rel)) cpud__register_operator(&record_);
     resolved<Fn> out;
     out.kind = r.kind;
     out.rank = r.rank;
@@ -311,7 +311,7 @@ class op {
   mutable std::atomic<entry *> retired_{nullptr};
   mutable std::atomic<int> entries_{0};
   mutable cpud_operator record_;
-  mutable std::atomic<bool> registered_{false};
+  mutable std::atomic<int> registered_{0};  // int, not bool: riscv64 GCC 12 has no inline 1-byte exchange (libatomic)
 };
 
 }  // namespace cpud
