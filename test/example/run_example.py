@@ -46,6 +46,30 @@ def docs_block(marker, doc='quickstart.md'):
     return doc_blocks.block(os.path.join(root, 'docs', doc), marker)
 
 
+def release_copy(tmp, example):
+    """examples/EXAMPLE copied under tmp/release with the release wrap
+    (tools/make-wrap.py: the `meson dist` tarball and its [wrap-file]) in
+    place of its [wrap-git]."""
+    dst = os.path.join(tmp, 'release', example)
+    shutil.copytree(os.path.join(root, 'examples', example), dst,
+                    ignore=shutil.ignore_patterns('cpudispatch', 'packagefiles', 'packagecache'))
+    os.remove(os.path.join(dst, 'subprojects', 'cpudispatch.wrap'))
+    sh([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), build, os.path.join(dst, 'subprojects'),
+        '--allow-dirty'])
+    return dst
+
+
+def setup_output(b, setup):
+    """stdout and stderr of every test of `meson test --setup cpudispatch:SETUP`."""
+    log = os.path.join(b, 'meson-logs', 'testlog-cpudispatch_%s.json' % setup)
+    out = ''
+    if os.path.exists(log):
+        for line in open(log):
+            t = json.loads(line)
+            out += '%s\n%s\n' % (t.get('stdout') or '', t.get('stderr') or '')
+    return out
+
+
 def build_and_test(src, name, opts, expect_target=None, offline=True, run_app=True):
     b = os.path.join(tmp, 'build-' + name)
     r = sh(['meson', 'setup', b, src] + (['--wrap-mode=nodownload'] if offline else []) + opts)
@@ -104,12 +128,7 @@ def run_setups(b, arch, name):
     for setup, want, ok_line in (('each_target', want_target, 'ok under targets baseline'),
                                  ('each_cpu', want_cpu, 'ok under models ' + ' '.join(cpus))):
         r = sh(['meson', 'test', '-C', b, '--print-errorlogs', '--setup', 'cpudispatch:' + setup])
-        log = os.path.join(b, 'meson-logs', 'testlog-cpudispatch_%s.json' % setup)
-        out = ''
-        if os.path.exists(log):
-            for line in open(log):
-                t = json.loads(line)
-                out += '%s\n%s\n' % (t.get('stdout') or '', t.get('stderr') or '')
+        out = setup_output(b, setup)
         seen = {fn: set(re.findall(r'^%s +\([^)]*\): +(\S+)$' % fn, out, re.M)) for fn in PICKS[arch]}
         print('[%s --setup cpudispatch:%s] %s' % (name, setup, ', '.join('%s ran on %s' % (fn, ' '.join(sorted(v)))
                                                                          for fn, v in seen.items())))
@@ -128,12 +147,7 @@ def typed_array(tmp):
     of element types, every kernel build against its baseline build) in a
     GCC release and a Clang debug build, then under each_target and each_cpu
     the builds it reports ("build: NAME") are the ones the CPUs select."""
-    src = os.path.join(tmp, 'release', 'typed-array')
-    shutil.copytree(os.path.join(root, 'examples', 'typed-array'), src,
-                    ignore=shutil.ignore_patterns('cpudispatch', 'packagefiles', 'packagecache'))
-    os.remove(os.path.join(src, 'subprojects', 'cpudispatch.wrap'))
-    sh([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), build, os.path.join(src, 'subprojects'),
-        '--allow-dirty'])
+    src = release_copy(tmp, 'typed-array')
     host = cpu_facts.host_flags(quiet=True)
     pick = lambda flags: next((t for t in TYPED_ARRAY_TARGETS if cpu_facts.X86_NEEDS[t] <= flags), 'baseline')
     for name, env, opts in (('typed-array-gcc-release', {}, []),
@@ -152,11 +166,7 @@ def typed_array(tmp):
                 'each_cpu': {pick(f) for f in cpu_facts.models('x86_64').values()}}
         for setup in ('each_target', 'each_cpu'):
             r = sh(['meson', 'test', '-C', b, '--print-errorlogs', '--setup', 'cpudispatch:' + setup])
-            log = os.path.join(b, 'meson-logs', 'testlog-cpudispatch_%s.json' % setup)
-            seen = set()
-            if os.path.exists(log):
-                for line in open(log):
-                    seen |= set(re.findall(r'^build: (\S+)$', json.loads(line).get('stdout') or '', re.M))
+            seen = set(re.findall(r'^build: (\S+)$', setup_output(b, setup), re.M))
             print('[%s --setup cpudispatch:%s] ran on %s' % (name, setup, ' '.join(sorted(seen))))
             if r.returncode == 0 and seen != want[setup]:
                 failures.append('%s: under cpudispatch:%s the library ran on %s, expected %s'
@@ -171,12 +181,7 @@ for marker in ('snippet', 'snippet-use'):
         failures.append('examples/consumer/meson.build does not hold the docs %s block verbatim' % marker)
 
 with tempfile.TemporaryDirectory() as tmp:
-    rel = os.path.join(tmp, 'release', 'consumer')
-    shutil.copytree(os.path.join(root, 'examples', 'consumer'), rel,
-                    ignore=shutil.ignore_patterns('cpudispatch', 'packagefiles', 'packagecache'))
-    os.remove(os.path.join(rel, 'subprojects', 'cpudispatch.wrap'))
-    sh([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), build, os.path.join(rel, 'subprojects'),
-        '--allow-dirty'])
+    rel = release_copy(tmp, 'consumer')
     build_and_test(rel, 'release', [])
     run_setups(os.path.join(tmp, 'build-release'), 'x86_64', 'release')
     if with_cross:  # the same through the wrap in a cross build, under qemu-aarch64's models

@@ -251,6 +251,13 @@ void production_switches() {
     EXPECT(cpud_disabled_features() == 0 && same(ran_cxx(), top), "and nothing changes");
   }
 
+  // Bits of no feature (bit 0, ids past the table) name nothing: ignored.
+  const std::uint64_t no_feature =
+      1u | (CPUD_FEATURE_COUNT < 63 ? ~((std::uint64_t{2} << CPUD_FEATURE_COUNT) - 1) : 0);
+  EXPECT(cpud_set_disabled_features(no_feature) == 0 && cpud_disabled_features() == 0 && same(ran_cxx(), top),
+         "bits of no feature should change nothing: ran %s", ran_cxx());
+  EXPECT(cpud_set_disabled_features(0) == 0, "reset");
+
   // One function (and through it, the operator): the others keep theirs.
   const char *f32_before = add_f32.selected_name();
   EXPECT(decltype(add_which)::set_disabled(xbit) == 0, "previous set");

@@ -1,12 +1,15 @@
 // typed_array's results for every pair of element types against plain loops
 // in the chosen result type, the result types the rules give, the errors,
-// and every kernel's every ISA build this CPU can run against its baseline
-// build. Prints which build ran, so a run under each target shows it.
+// every kernel's every ISA build this CPU can run against its baseline
+// build, and a thread's guard reaching the kernels. Prints which build ran,
+// so a run under each target shows it.
 #include <complex>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
+#include "cpudispatch/dispatch.hpp"
 #include "typed_array.h"
 
 using cpud::dtype;
@@ -131,6 +134,30 @@ void result_types() {
   }
 }
 
+// A thread's guard reaches the library's kernels: excluding the build that
+// runs here, a thread runs a lower one and still computes right; this
+// thread keeps its own.
+void guard_in_a_thread() {
+  const std::string here = ta::build_name();
+  const int feature = cpud_feature_by_name(here.c_str());  // 0 for "baseline"
+  if (!feature) {
+    std::printf("guard: the baseline build runs here; nothing to exclude\n");
+    return;
+  }
+  std::string there;
+  std::int64_t total = 0;
+  std::thread t([&] {
+    cpud::exclude_features guard(std::uint64_t{1} << feature);
+    there = ta::build_name();
+    total = ta::sum(ta::array::of(std::vector<std::uint8_t>(1000, 3))).get<std::int64_t>(0);
+  });
+  t.join();
+  EXPECT(!there.empty() && there != here && total == 3000, "a thread excluding %s ran %s (sum %lld)", here.c_str(),
+         there.c_str(), static_cast<long long>(total));
+  EXPECT(ta::build_name() == here, "this thread should still run %s, runs %s", here.c_str(), ta::build_name());
+  std::printf("guard: a thread excluding %s ran %s; this thread %s\n", here.c_str(), there.c_str(), ta::build_name());
+}
+
 }  // namespace
 
 int main() {
@@ -140,6 +167,7 @@ int main() {
   std::printf("sum(uint8): %s\n", ta::plan("sum", dtype::uint8).c_str());
   every_pair();
   result_types();
+  guard_in_a_thread();
   std::string errors;
   const int builds = ta::check_all_builds(&errors);
   EXPECT(errors.empty(), "%s", errors.c_str());
