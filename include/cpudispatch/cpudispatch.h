@@ -77,6 +77,43 @@ CPUD_HIDDEN uint64_t cpud_baseline_mask(void);
  * start-up check would print (without a trailing newline). */
 CPUD_HIDDEN int cpud_check_baseline(char *msg, size_t cap);
 
+/* --- detection from a described CPU (cpudispatch-info --cpu-dump, tests) ---
+ * What a CPU and its OS report, as detection reads it: x86 from CPUID leaves
+ * and XCR0, Linux hwcap arches from the auxiliary vector's hwcap words (and
+ * riscv_hwprobe on riscv64). Leaves not given read as zero; leaves above the
+ * maximum basic (leaf 0 EAX) or extended (0x80000000 EAX) leaf read as zero;
+ * XCR0 is used only when CPUID.1:ECX.OSXSAVE is set, and without has_xcr0 it
+ * is what CPUID.(0Dh,0) says the CPU can save. */
+typedef struct cpud_cpuid_leaf {
+  uint32_t leaf, subleaf, eax, ebx, ecx, edx;
+} cpud_cpuid_leaf;
+typedef struct cpud_cpu_report {
+  const cpud_cpuid_leaf *leaves; /* x86 */
+  size_t leaf_count;
+  int has_xcr0;
+  uint64_t xcr0;
+  int amx_denied;            /* the OS refuses AMX tile state (Linux: arch_prctl) */
+  unsigned long hwcap, hwcap2; /* hwcap arches */
+  int has_hwprobe;           /* riscv64: the kernel answers riscv_hwprobe */
+  uint64_t hwprobe_ima_ext_0; /* its RISCV_HWPROBE_KEY_IMA_EXT_0 answer */
+  int vector_bytes;          /* scalable vectors' length in bytes: aarch64 SVE,
+                                riscv64 V; 0 unknown */
+} cpud_cpu_report;
+/* The features such a CPU would be detected with (closed over implied
+ * features, before the environment masks); this CPU is never consulted. */
+CPUD_HIDDEN uint64_t cpud_detect_cpu(const cpud_cpu_report *cpu);
+/* From now on the process dispatches as on that CPU: its detected features
+ * replace this one's, the environment masks are applied to them again (a
+ * bad variable exits with CPUD_EXIT_ENV, as at start-up) and every
+ * registered function selects again. A tool for introspection and tests:
+ * code still runs on this CPU, so select only what this CPU can run. */
+CPUD_HIDDEN void cpud_assume_cpu(const cpud_cpu_report *cpu);
+/* The length in bytes of the scalable vectors the calling thread's code
+ * gets (aarch64: SVE, prctl(PR_SVE_GET_VL); riscv64: V, CSR vlenb), 0 when
+ * the arch has none or they are not usable; an assumed CPU's value after
+ * cpud_assume_cpu. */
+CPUD_HIDDEN int cpud_vector_bytes(void);
+
 /* --- dispatched functions (C++ CPUD_DISPATCH registers itself on its first
  * call; introspection and the tests walk the list) --- */
 typedef struct cpud_function cpud_function;

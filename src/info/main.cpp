@@ -1,10 +1,17 @@
 // cpudispatch-info: what this build of cpudispatch and this machine offer,
 // and which target each demo kernel selected. `--json` prints one JSON object.
+// `--cpu-dump FILE`: the same for the CPU a dump describes, never asking
+// this one.
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <initializer_list>
+#include <sstream>
+#include <string>
 
+#include "cpu_dump.h"
 #include "cpudispatch/cpudispatch.h"
 #include "kernels.h"
 
@@ -12,13 +19,18 @@ namespace {
 
 void usage(std::FILE *to) {
   std::fprintf(to,
-               "usage: cpudispatch-info [--json]\n"
+               "usage: cpudispatch-info [--json] [--cpu-dump FILE]\n"
                "  Shows the CPU features of this machine, the build's baseline and dispatch\n"
                "  targets, the target each dispatched demo kernel selected, and the demo\n"
                "  typed operator: its kernels and its resolution cache (after resolving\n"
                "  (float32), (int32) and (float16) to fill it).\n"
-               "  Honours %s_DISABLE_CPU_FEATURES / %s_ENABLE_CPU_FEATURES.\n",
-               CPUD_ENV_PREFIX, CPUD_ENV_PREFIX);
+               "  Honours %s_DISABLE_CPU_FEATURES / %s_ENABLE_CPU_FEATURES.\n"
+               "  --cpu-dump FILE: the same for the CPU FILE describes (the output of\n"
+               "  `cpuid -r` or an InstLatx64 dump on x86_64, of `LD_SHOW_AUXV=1 /bin/true`\n"
+               "  elsewhere), never asking this one. Exit status 2 for a file that\n"
+               "  describes no CPU of this arch; %d when the build's start-up check would\n"
+               "  refuse that CPU (the report is printed first).\n",
+               CPUD_ENV_PREFIX, CPUD_ENV_PREFIX, CPUD_EXIT_BASELINE);
 }
 
 bool in(std::uint64_t mask, int id) { return (mask >> id) & 1u; }
@@ -104,9 +116,42 @@ const char *selected_name(const cpud_function *f) {
   return s < 0 ? "none" : f->target_name(s);
 }
 
-void print_json() {
+// JSON string contents: the few characters a path or message may hold that
+// JSON escapes.
+std::string json_escape(const std::string &s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\u%04x", c);
+      o += b;
+      continue;
+    }
+    o += c;
+  }
+  return o;
+}
+
+// Where the features come from ("" = this machine), and what the start-up
+// check says of that CPU ("" = it runs).
+struct source {
+  std::string dump;
+  std::string refusal;
+};
+
+void print_json(const source &src) {
   std::uint64_t usable = cpud_usable_mask(), base = cpud_baseline_mask();
   std::printf("{\"arch\": \"%s\", \"compiler\": \"%s\", ", CPUD_ARCH, CPUD_COMPILER);
+  if (src.dump.empty())
+    std::printf("\"cpu\": null, ");
+  else
+    std::printf("\"cpu\": \"%s\", ", json_escape(src.dump).c_str());
+  if (src.refusal.empty())
+    std::printf("\"startup\": null, ");
+  else
+    std::printf("\"startup\": \"%s\", ", json_escape(src.refusal).c_str());
+  std::printf("\"vector_bytes\": %d, ", cpud_vector_bytes());
   json_names("baseline", base, false);
   std::printf(", ");
   json_names("dispatch", dispatch_mask(), true);
@@ -131,10 +176,13 @@ void print_json() {
   std::printf("}}\n");
 }
 
-void print_table() {
+void print_table(const source &src) {
   std::uint64_t usable = cpud_usable_mask(), det = cpud_detected_mask();
   std::uint64_t base = cpud_baseline_mask(), disp = dispatch_mask();
   std::printf("cpudispatch on %s, built with %s\n", CPUD_ARCH, CPUD_COMPILER);
+  if (!src.dump.empty()) std::printf("cpu: as described by %s (not this machine)\n", src.dump.c_str());
+  if (!src.refusal.empty()) std::printf("start-up check: would refuse to run: %s\n", src.refusal.c_str());
+  if (cpud_vector_bytes()) std::printf("scalable vector length: %d bytes\n", cpud_vector_bytes());
   std::printf("baseline: %s\n", CPUD_BASELINE_NAMES[0] ? CPUD_BASELINE_NAMES : "(none)");
   std::printf("dispatch: %s\n", CPUD_DISPATCH_NAMES[0] ? CPUD_DISPATCH_NAMES : "(none)");
   for (const char *v : {CPUD_ENV_PREFIX "_DISABLE_CPU_FEATURES", CPUD_ENV_PREFIX "_ENABLE_CPU_FEATURES"}) {
@@ -160,11 +208,36 @@ void print_table() {
 
 }  // namespace
 
+// Reads and assumes the CPU a dump describes; false after printing why not.
+bool assume_dump(const char *path, source &src) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "cpudispatch-info: cannot read %s: %s\n", path, std::strerror(errno));
+    return false;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  cpud_info::cpu_dump dump;
+  std::string error;
+  if (!cpud_info::parse_cpu_dump(text.str(), path, dump, error)) {
+    std::fprintf(stderr, "cpudispatch-info: %s\n", error.c_str());
+    return false;
+  }
+  cpud_assume_cpu(&dump.report);
+  src.dump = path;
+  char msg[1536];
+  if (cpud_check_baseline(msg, sizeof msg)) src.refusal = msg;
+  return true;
+}
+
 int main(int argc, char **argv) {
   bool json = false;
+  const char *dump = nullptr;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json")) {
       json = true;
+    } else if (!std::strcmp(argv[i], "--cpu-dump") && i + 1 < argc) {
+      dump = argv[++i];
     } else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
       usage(stdout);
       return 0;
@@ -174,10 +247,12 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
+  source src;
+  if (dump && !assume_dump(dump, src)) return 2;
   touch_demo_kernels();
   if (json)
-    print_json();
+    print_json(src);
   else
-    print_table();
-  return 0;
+    print_table(src);
+  return src.refusal.empty() ? 0 : CPUD_EXIT_BASELINE;
 }

@@ -8,14 +8,27 @@
 
 #include "cpudispatch/cpudispatch.h"
 
-enum cpud_detect_kind { CPUD_DETECT_GROUP, CPUD_DETECT_CPUID, CPUD_DETECT_HWCAP, CPUD_DETECT_HWCAP2 };
+enum cpud_detect_kind {
+  CPUD_DETECT_GROUP,
+  CPUD_DETECT_CPUID,
+  CPUD_DETECT_CPUID_GE,
+  CPUD_DETECT_HWCAP,
+  CPUD_DETECT_HWCAP2,
+  CPUD_DETECT_HWPROBE
+};
 enum cpud_reg { CPUD_REG_EAX, CPUD_REG_EBX, CPUD_REG_ECX, CPUD_REG_EDX };
 
 namespace cpud::internal {
 
 // Bit per feature id whose own detection bit is set (CPU + OS state);
 // group rows are set unconditionally, the closure check decides them.
+// detect_raw() asks this CPU; detect_raw_from() reads a described one
+// through the same code (the fake-CPU seam of cpud_detect_cpu).
 CPUD_HIDDEN std::uint64_t detect_raw();
+CPUD_HIDDEN std::uint64_t detect_raw_from(const cpud_cpu_report &cpu);
+
+// This thread's scalable vector length in bytes (SVE, RVV), 0 if none.
+CPUD_HIDDEN int live_vector_bytes();
 
 // x86 only: the same, choosing whether the C library's copy of the CPUID
 // leaves may be used (tests compare both ways).

@@ -13,6 +13,10 @@ std::uint64_t detect_raw() {
   return raw;
 }
 
+std::uint64_t detect_raw_from(const cpud_cpu_report &) { return detect_raw(); }
+
+int live_vector_bytes() { return 0; }
+
 unsigned cpuid_count() { return 0; }
 
 }  // namespace cpud::internal

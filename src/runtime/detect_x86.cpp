@@ -6,7 +6,14 @@
 // program and exports the raw registers (sys/platform/x86.h), so on glibc the
 // common case executes no CPUID at all. Other leaves, or other C libraries,
 // run CPUID once per (leaf, subleaf) the table uses.
+//
+// One reader serves this CPU and a described one (cpud_detect_cpu): it is a
+// template over where registers come from, so the rules below (maximum
+// leaves, OSXSAVE before XCR0, AVX10's leaf, AMX permission) are the same
+// code whichever it reads.
 #include <cpuid.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "detect.h"
 
@@ -41,34 +48,14 @@ struct regs {
   unsigned r[4];
 };
 
-regs cpuid(unsigned leaf, unsigned subleaf) {
-  regs x{};
-  __cpuid_count(leaf, subleaf, x.r[0], x.r[1], x.r[2], x.r[3]);
-  ++g_cpuid_count;
-  return x;
-}
+// XCR0 state components.
+constexpr std::uint64_t k_xtile = (1u << 17) | (1u << 18);  // XTILECFG, XTILEDATA
 
-// XCR0 when the OS has enabled XSAVE (OSXSAVE), else 0: no AVX state at all.
-std::uint64_t read_xcr0(const regs &leaf1) {
-  if (!(leaf1.r[CPUD_REG_ECX] & (1u << 27))) return 0;
-  unsigned lo, hi;
-  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-  return (static_cast<std::uint64_t>(hi) << 32) | lo;
-}
-
-// Leaves the table uses, each read once: from the C library's copy when it
-// has one, else with CPUID (after checking the leaf exists).
-struct leaf_cache {
+// This CPU: the C library's copy of a leaf when it has one, else CPUID.
+struct live_cpu {
   bool use_libc;
-  bool have_max = false;
-  unsigned max_basic = 0, max_ext = 0;
-  unsigned n = 0;
-  unsigned leaf[8], sub[8];
-  regs val[8];
 
-  explicit leaf_cache(bool libc) : use_libc(libc) {}
-
-  bool from_libc(unsigned l, unsigned s, regs &out) const {
+  bool cached(unsigned l, unsigned s, regs &out) const {
 #ifdef CPUD_LIBC_CPUID_CACHE
     int index = -1;
     if (l == 1 && s == 0) index = CPUID_INDEX_1;
@@ -86,19 +73,85 @@ struct leaf_cache {
     return false;
 #endif
   }
+  regs cpuid(unsigned leaf, unsigned subleaf) const {
+    regs x{};
+    __cpuid_count(leaf, subleaf, x.r[0], x.r[1], x.r[2], x.r[3]);
+    ++g_cpuid_count;
+    return x;
+  }
+  // Only called with OSXSAVE set, so XGETBV exists.
+  bool has_xcr0() const { return true; }
+  std::uint64_t xcr0() const {
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return (static_cast<std::uint64_t>(hi) << 32) | lo;
+  }
+  // Linux hands out AMX tile data state only to a process that asks
+  // (Documentation/arch/x86/xstate.rst); until then the first tile
+  // instruction faults although CPUID and XCR0 say AMX.
+  bool amx_permitted() const {
+#if defined(__linux__)
+    const long arch_req_xcomp_perm = 0x1023, xfeature_xtiledata = 18;
+    return syscall(SYS_arch_prctl, arch_req_xcomp_perm, xfeature_xtiledata) == 0;
+#else
+    return true;
+#endif
+  }
+};
+
+// A described CPU: its leaves, zero where the description has none.
+struct described_cpu {
+  const cpud_cpu_report &rep;
+
+  bool cached(unsigned, unsigned, regs &) const { return false; }
+  regs cpuid(unsigned leaf, unsigned subleaf) const {
+    regs x{};
+    for (std::size_t i = 0; i < rep.leaf_count; ++i) {
+      const cpud_cpuid_leaf &l = rep.leaves[i];
+      if (l.leaf == leaf && l.subleaf == subleaf) {
+        x.r[0] = l.eax, x.r[1] = l.ebx, x.r[2] = l.ecx, x.r[3] = l.edx;
+        break;
+      }
+    }
+    return x;
+  }
+  bool has_xcr0() const { return rep.has_xcr0 != 0; }
+  std::uint64_t xcr0() const { return rep.xcr0; }
+  bool amx_permitted() const { return !rep.amx_denied; }
+};
+
+// Leaves the table uses, each read once, with the rules CPUID's users must
+// follow: a leaf above the maximum basic/extended leaf reads as zero (real
+// CPUs return another leaf's data there); leaf 0x24 only exists when
+// CPUID.(7,1):EDX[19] (AVX10) says so.
+template <class Cpu>
+struct leaf_reader {
+  const Cpu &cpu;
+  bool have_max = false;
+  unsigned max_basic = 0, max_ext = 0;
+  unsigned n = 0;
+  unsigned leaf[8], sub[8];
+  regs val[8];
+
+  explicit leaf_reader(const Cpu &c) : cpu(c) {}
+
+  bool exists(unsigned l) {
+    if (!have_max) {
+      max_basic = cpu.cpuid(0, 0).r[0];
+      max_ext = cpu.cpuid(0x80000000u, 0).r[0];
+      have_max = true;
+    }
+    return l >= 0x80000000u ? l <= max_ext : l <= max_basic;
+  }
 
   regs get(unsigned l, unsigned s) {
     for (unsigned i = 0; i < n; ++i)
       if (leaf[i] == l && sub[i] == s) return val[i];
     regs x{};
-    if (!from_libc(l, s, x)) {
-      if (!have_max) {
-        max_basic = cpuid(0, 0).r[0];
-        max_ext = cpuid(0x80000000u, 0).r[0];
-        have_max = true;
-      }
-      bool ext = l >= 0x80000000u;
-      if (ext ? l <= max_ext : l <= max_basic) x = cpuid(l, s);
+    if (!cpu.cached(l, s, x)) {
+      // (AVX10's bit first: on glibc it costs no CPUID, the maximum does.)
+      bool ok = l != 0x24u || ((get(7, 1).r[CPUD_REG_EDX] >> 19) & 1u);
+      if (ok && exists(l)) x = cpu.cpuid(l, s);
     }
     if (n < 8) {
       leaf[n] = l;
@@ -109,25 +162,48 @@ struct leaf_cache {
   }
 };
 
-}  // namespace
-
-std::uint64_t detect_raw_with(bool use_libc_cache) {
-  leaf_cache c(use_libc_cache);
-  std::uint64_t xcr0 = read_xcr0(c.get(1, 0));
+template <class Cpu>
+std::uint64_t detect(const Cpu &cpu) {
+  leaf_reader<Cpu> c(cpu);
+  // XCR0 only when the OS has enabled XSAVE (OSXSAVE): else no AVX state
+  // at all, and XGETBV itself would fault.
+  std::uint64_t xcr0 = 0;
+  if ((c.get(1, 0).r[CPUD_REG_ECX] >> 27) & 1u) {
+    if (cpu.has_xcr0()) {
+      xcr0 = cpu.xcr0();
+    } else {
+      // A described CPU without an XCR0 value: the OS enabled everything
+      // CPUID.(0Dh,0) says the CPU can save (EDX:EAX).
+      regs d = c.get(0xd, 0);
+      xcr0 = (static_cast<std::uint64_t>(d.r[CPUD_REG_EDX]) << 32) | d.r[CPUD_REG_EAX];
+    }
+  }
+  int amx = -1;  // asked once, and only when a row needs tile state
   std::uint64_t raw = 0;
-#define CPUD__ROW(NAME, INTEREST, KIND, LEAF, SUB, REG, BIT, XCR0)                      \
-  if (KIND == CPUD_DETECT_GROUP) {                                                    \
-    raw |= CPUD_BIT(NAME);                                                            \
-  } else if (KIND == CPUD_DETECT_CPUID && ((c.get(LEAF, SUB).r[REG] >> (BIT)) & 1u) && \
-             (xcr0 & (XCR0)) == static_cast<std::uint64_t>(XCR0)) {                   \
-    raw |= CPUD_BIT(NAME);                                                            \
+#define CPUD__ROW(NAME, INTEREST, KIND, LEAF, SUB, REG, BIT, XCR0, ARG)                               \
+  if (KIND == CPUD_DETECT_GROUP) {                                                                  \
+    raw |= CPUD_BIT(NAME);                                                                          \
+  } else if ((KIND == CPUD_DETECT_CPUID || KIND == CPUD_DETECT_CPUID_GE) &&                         \
+             (KIND == CPUD_DETECT_CPUID ? ((c.get(LEAF, SUB).r[REG] >> (BIT)) & 1u)                 \
+                                        : ((c.get(LEAF, SUB).r[REG] >> (BIT)) & 0xffu) >= (ARG)) && \
+             (xcr0 & (XCR0)) == static_cast<std::uint64_t>(XCR0)) {                                 \
+    if (((XCR0) & k_xtile) && amx < 0) amx = cpu.amx_permitted() ? 1 : 0;                           \
+    if (!((XCR0) & k_xtile) || amx == 1) raw |= CPUD_BIT(NAME);                                     \
   }
   CPUD_FEATURES(CPUD__ROW)
 #undef CPUD__ROW
   return raw;
 }
 
+}  // namespace
+
+std::uint64_t detect_raw_with(bool use_libc_cache) { return detect(live_cpu{use_libc_cache}); }
+
 std::uint64_t detect_raw() { return detect_raw_with(true); }
+
+std::uint64_t detect_raw_from(const cpud_cpu_report &cpu) { return detect(described_cpu{cpu}); }
+
+int live_vector_bytes() { return 0; }
 
 unsigned cpuid_count() { return g_cpuid_count; }
 

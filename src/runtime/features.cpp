@@ -111,9 +111,12 @@ std::uint64_t dispatched_mask() {
 
 extern "C" {
 
-uint64_t cpud__init(void) {
+namespace {
+
+// The env masks applied to a detected set: exits on a bad variable, as the
+// start-up check documents; the warnings, if any, in o.warning.
+cpud::internal::env_outcome apply_env(uint64_t detected) {
   using namespace cpud::internal;
-  uint64_t detected = close_over_implied(detect_raw());
   env_inputs in{};
   in.disable = std::getenv(CPUD_ENV_PREFIX "_DISABLE_CPU_FEATURES");
   in.enable = std::getenv(CPUD_ENV_PREFIX "_ENABLE_CPU_FEATURES");
@@ -131,18 +134,53 @@ uint64_t cpud__init(void) {
     std::fflush(stderr);
     std::exit(CPUD_EXIT_ENV);
   }
-  // Racing initialisers compute the same value; the first to publish it
-  // (selection.cpp) prints the warnings.
-  __atomic_store_n(&g_detected, detected | 1u, __ATOMIC_RELAXED);
-  if (!publish_initial(o.usable)) return cpud_usable_mask();
-  if (o.warning[0] && !first_to_print(block_hash(o.warning))) return cpud_usable_mask();
-  for (const char *w = o.warning; *w;) {
+  return o;
+}
+
+void print_warnings(const char *w) {
+  while (*w) {
     const char *nl = std::strchr(w, '\n');
     int n = nl ? static_cast<int>(nl - w) : static_cast<int>(std::strlen(w));
     std::fprintf(stderr, "cpudispatch: warning: %.*s\n", n, w);
     w += n + (nl ? 1 : 0);
   }
+}
+
+int g_vector_bytes = -1;  // an assumed CPU's; -1: ask this one
+
+}  // namespace
+
+uint64_t cpud__init(void) {
+  using namespace cpud::internal;
+  uint64_t detected = close_over_implied(detect_raw());
+  env_outcome o = apply_env(detected);
+  // Racing initialisers compute the same value; the first to publish it
+  // (selection.cpp) prints the warnings.
+  __atomic_store_n(&g_detected, detected | 1u, __ATOMIC_RELAXED);
+  if (!publish_initial(o.usable)) return cpud_usable_mask();
+  if (o.warning[0] && !first_to_print(block_hash(o.warning))) return cpud_usable_mask();
+  print_warnings(o.warning);
   return cpud_usable_mask();
+}
+
+uint64_t cpud_detect_cpu(const cpud_cpu_report *cpu) {
+  return cpu ? cpud::internal::close_over_implied(cpud::internal::detect_raw_from(*cpu)) : 0;
+}
+
+void cpud_assume_cpu(const cpud_cpu_report *cpu) {
+  using namespace cpud::internal;
+  (void)cpud_usable_mask();
+  const uint64_t detected = cpud_detect_cpu(cpu);
+  env_outcome o = apply_env(detected);
+  __atomic_store_n(&g_detected, detected | 1u, __ATOMIC_RELAXED);
+  __atomic_store_n(&g_vector_bytes, cpu ? cpu->vector_bytes : 0, __ATOMIC_RELAXED);
+  (void)cpud_set_usable_mask(o.usable);
+  print_warnings(o.warning);
+}
+
+int cpud_vector_bytes(void) {
+  const int assumed = __atomic_load_n(&g_vector_bytes, __ATOMIC_RELAXED);
+  return assumed >= 0 ? assumed : cpud::internal::live_vector_bytes();
 }
 
 uint64_t cpud_detected_mask(void) {

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Recorded real CPUs through `cpudispatch-info --cpu-dump FILE --json`:
+every record of this build's arch (test/cpus/<arch>/*.txt) must give exactly
+the features its `# expect:` line names (written from what is published about
+the CPU, never from cpudispatch's tables), select for each demo function the
+highest compiled target among them, and be refused by the start-up check
+exactly when it lacks part of the build's baseline; every record of another
+arch must be refused with one line and status 2. Under MESON_EXE_WRAPPER
+(qemu) the host CPU differs and the answers must not.
+
+  records_test.py PATH/TO/cpudispatch-info RECORDS_DIR
+"""
+import glob
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+INFO, ROOT = sys.argv[1], sys.argv[2]
+WRAPPER = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
+EXIT_BASELINE, EXIT_BAD_DUMP = 69, 2
+HEADER = ('cpu', 'source', 'expect')
+failures = []
+
+
+def read_record(path):
+    """The header fields ({'cpu': ..., 'source': ..., 'expect': [...]})."""
+    fields, order = {}, []
+    for line in open(path):
+        if not line.startswith('#'):
+            continue
+        key, _, val = line[1:].strip().partition(':')
+        if key in HEADER + ('note',) and ' ' not in key:
+            order.append(key)
+            fields[key] = fields.get(key, '') + ' ' + val.strip()
+    missing = [k for k in HEADER if k not in fields]
+    if missing:
+        failures.append('%s: header lacks %s' % (path, ', '.join(missing)))
+        return None
+    first = [k for i, k in enumerate(order) if k in HEADER and k not in order[:i]]
+    if first != list(HEADER):
+        failures.append('%s: header fields not in the order cpu, source, expect' % path)
+    fields['expect'] = fields['expect'].split()
+    return fields
+
+
+def run(path):
+    p = subprocess.run(WRAPPER + [INFO, '--json', '--cpu-dump', path], capture_output=True, text=True)
+    p.stderr = ''.join(l for l in p.stderr.splitlines(True) if "TCG doesn't support" not in l)
+    return p
+
+
+def check_record(path):
+    rec = read_record(path)
+    if rec is None:
+        return
+    p = run(path)
+    try:
+        data = json.loads(p.stdout)
+    except ValueError:
+        failures.append('%s: no JSON (status %d): %s' % (path, p.returncode, p.stderr.strip()))
+        return
+    names = list(data['features'])
+    expect = rec['expect']
+    unknown = [n for n in expect if n not in names]
+    if unknown:
+        failures.append('%s: expects %s, not features of this build\'s table' % (path, ' '.join(unknown)))
+    if data['cpu'] != path:
+        failures.append('%s: the report is not of the dump (cpu = %r)' % (path, data['cpu']))
+    want = [n for n in names if n in expect]
+    if data['detected'] != want:
+        got = set(data['detected'])
+        failures.append('%s (%s):\n    missing %s\n    extra   %s' % (
+            path, rec['cpu'].strip(), ' '.join(n for n in want if n not in got) or '-',
+            ' '.join(n for n in data['detected'] if n not in expect) or '-'))
+    lacking = [n for n in data['baseline'] if n not in expect]
+    if lacking:
+        ok = (p.returncode == EXIT_BASELINE and data['startup'] and all(n in data['startup'] for n in lacking))
+        if not ok:
+            failures.append('%s: lacks baseline %s: status %d and a start-up refusal naming it expected, got %d, %r'
+                            % (path, ' '.join(lacking), EXIT_BASELINE, p.returncode, data['startup']))
+    elif p.returncode != 0 or data['startup'] is not None:
+        failures.append('%s: status %d, startup %r: the CPU has the baseline %s'
+                        % (path, p.returncode, data['startup'], ' '.join(data['baseline'])))
+    usable = set(data['detected']) | set(data['baseline'])
+    for fn, f in data['functions'].items():
+        # compiled: highest interest first; a target's name is a feature
+        # whose usable bit already means "and all it implies".
+        best = next((t for t in f['compiled'] if t == 'baseline' or t in usable), 'none')
+        if f['selected'] != best:
+            failures.append('%s: %s selected %s, %s expected' % (path, fn, f['selected'], best))
+
+
+def says_its_arch(path):
+    """Whether a dump names its arch: CPUID leaves, AT_PLATFORM, glibc's
+    hwcap names, or lines only one arch has. A bare hwcap word does not
+    (riscv64 kernels pass no AT_PLATFORM): any hwcap build reads it."""
+    for line in open(path):
+        key, _, val = line.partition(':')
+        if line.startswith(('CPUID ', '   0x', 'AT_PLATFORM', 'HWPROBE', 'SVE_VL', 'VLENB', 'XCR0')):
+            return True
+        if key.strip() in ('AT_HWCAP', 'AT_HWCAP2') and not all(
+                c in '0123456789abcdefABCDEFxX' for c in val.strip()):
+            return True
+    return False
+
+
+unnamed = []
+
+
+def check_foreign(path, arch):
+    if BUILD_ARCH != 'x86_64' and arch != 'x86_64' and not says_its_arch(path):
+        unnamed.append(path)
+        return
+    p = run(path)
+    lines = p.stderr.strip().splitlines()
+    if p.returncode != EXIT_BAD_DUMP or len(lines) != 1 or path not in lines[0] or p.stdout:
+        failures.append('%s (%s) on a %s build: status %d and one line naming the file expected, got %d: %r'
+                        % (path, arch, BUILD_ARCH, EXIT_BAD_DUMP, p.returncode, p.stderr))
+
+
+live = subprocess.run(WRAPPER + [INFO, '--json'], capture_output=True, text=True, check=True)
+BUILD_ARCH = json.loads(live.stdout)['arch']
+arches = sorted(d for d in os.listdir(ROOT) if os.path.isdir(os.path.join(ROOT, d)))
+count = 0
+for arch in arches:
+    for path in sorted(glob.glob(os.path.join(ROOT, arch, '*.txt'))):
+        count += 1
+        if arch == BUILD_ARCH:
+            check_record(path)
+        else:
+            check_foreign(path, arch)
+mine = glob.glob(os.path.join(ROOT, BUILD_ARCH, '*.txt'))
+if not mine:
+    failures.append('no records for %s under %s' % (BUILD_ARCH, ROOT))
+for f in failures:
+    print('FAIL:', f)
+print('%d records (%d of %s; %d of other arches do not name theirs), %d failures'
+      % (count, len(mine), BUILD_ARCH, len(unnamed), len(failures)))
+sys.exit(1 if failures else 0)
