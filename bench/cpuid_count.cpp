@@ -52,10 +52,17 @@ unsigned count(F &&f) {
   return g_count - before;
 }
 
-// libgcc's __cpu_model starts with the vendor field; it is reached through an
-// asm label because declaring __cpu_model itself clashes with the compilers'
-// own declaration (Clang 14 crashes on it).
-extern "C" unsigned libgcc_cpu_vendor __asm__("__cpu_model");
+// libgcc's __cpu_model starts with the vendor field. Its address comes from
+// inline assembly: a C++ declaration of __cpu_model, even one under an asm
+// label, clashes with the compilers' own declaration for the builtins
+// (Clang 14 -O2 aborts with a corrupted heap generating the function that
+// stores through such a declaration, or not, depending on the rest of the
+// file).
+unsigned *libgcc_cpu_vendor() {
+  unsigned *p;
+  __asm__("leaq __cpu_model(%%rip), %0" : "=r"(p));
+  return p;
+}
 
 // Out of line, no lambda around the large X86Info temporary: Clang 14
 // crashes generating that lambda.
@@ -65,9 +72,16 @@ __attribute__((noinline)) int cpu_features_avx2() {
 }
 
 __attribute__((noinline)) int libgcc_avx2() {
-  libgcc_cpu_vendor = 0;
+  *libgcc_cpu_vendor() = 0;
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2");
+}
+
+// Every word of a set, folded into one for the sink.
+std::uint64_t fold(const cpud::feature_set &s) {
+  std::uint64_t x = 0;
+  for (std::uint64_t w : s.w) x ^= w;
+  return x;
 }
 
 }  // namespace
@@ -84,8 +98,8 @@ int main() {
   }
   set_cpuid(1);
   volatile std::uint64_t sink = 0;
-  unsigned ours = count([&] { sink = cpud::internal::detect_raw(); });
-  unsigned ours_no_libc = count([&] { sink = cpud::internal::detect_raw_with(false); });
+  unsigned ours = count([&] { sink = fold(cpud::internal::detect_raw()); });
+  unsigned ours_no_libc = count([&] { sink = fold(cpud::internal::detect_raw_with(false)); });
   unsigned cf = count([&] { sink = static_cast<std::uint64_t>(cpu_features_avx2()); });
   unsigned gcc = count([&] { sink = static_cast<std::uint64_t>(libgcc_avx2()); });
   (void)sink;

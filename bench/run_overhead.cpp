@@ -44,7 +44,7 @@ int runs_per_each_target() {
   int n = 0;
   while (std::fscanf(p, "%63s", word) == 1) {
     int id = cpud_feature_by_name(word);
-    if (std::string(word) == "baseline" || (id && ((cpud_detected_mask() >> id) & 1u))) ++n;
+    if (std::string(word) == "baseline" || (id && cpud_mask_has(cpud_detected_mask(), id))) ++n;
   }
   pclose(p);
   return n;

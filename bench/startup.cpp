@@ -24,7 +24,7 @@ void startup_once(benchmark::State &state, const char *disable) {
     in.dispatched = dispatched_mask();
     env_outcome o = apply_env_masks(in);
     benchmark::DoNotOptimize(o.usable);
-    std::uint64_t missing = in.baseline & ~in.usable;
+    cpud::feature_set missing = in.baseline & ~in.usable;
     benchmark::DoNotOptimize(missing);
   }
   state.counters["cpuid_per_init"] = 0;
@@ -51,13 +51,21 @@ BENCHMARK(BM_cpu_features_GetX86Info);
 
 // libgcc's __builtin_cpu_init (it runs once, guarded by __cpu_model's vendor
 // field; the benchmark clears that field to make it run again) and a query.
-// libgcc's __cpu_model starts with the vendor field; it is reached through an
-// asm label because declaring __cpu_model itself clashes with the compilers'
-// own declaration (Clang 14 crashes on it).
-extern "C" unsigned libgcc_cpu_vendor __asm__("__cpu_model");
+// libgcc's __cpu_model starts with the vendor field. Its address comes from
+// inline assembly: a C++ declaration of __cpu_model, even one under an asm
+// label, clashes with the compilers' own declaration for the builtins
+// (Clang 14 -O2 aborts with a corrupted heap generating the function that
+// stores through such a declaration, or not, depending on the rest of the
+// file).
+unsigned *libgcc_cpu_vendor() {
+  unsigned *p;
+  __asm__("leaq __cpu_model(%%rip), %0" : "=r"(p));
+  return p;
+}
 void BM_libgcc_builtin_cpu_init(benchmark::State &state) {
+  unsigned *const vendor = libgcc_cpu_vendor();
   for (auto _ : state) {
-    libgcc_cpu_vendor = 0;
+    *vendor = 0;
     __builtin_cpu_init();
     benchmark::DoNotOptimize(__builtin_cpu_supports("avx2"));
   }

@@ -35,31 +35,97 @@ enum cpud_feature {
 #undef CPUD__ENUM
   CPUD_FEATURE_END_
 };
-/* One bit per feature id; bit 0 marks a mask as initialised. */
-#define CPUD_BIT(F) (UINT64_C(1) << CPUD_FEATURE_##F)
+/* A set of features: bit id % 64 of word id / 64 for each feature id, in
+ * as many 64-bit words as the build's table needs (the tables grow past
+ * 64 features). Bit 0 is no feature. */
+#define CPUD_MASK_WORDS (CPUD_FEATURE_COUNT / 64 + 1)
+typedef struct cpud_mask {
+  uint64_t w[CPUD_MASK_WORDS];
+} cpud_mask;
 
-/* The process's usable features, bit per id, with bit 0 set while no
- * thread restricts itself (cpud_set_thread_allowed): then it is every
- * thread's answer. 0 until the first query initialises it. Hidden: each
- * shared library that links the runtime has its own copy. */
-CPUD_HIDDEN extern uint64_t cpud__usable;
-/* Initialises, or applies the calling thread's restriction. */
-CPUD_HIDDEN uint64_t cpud__usable_slow(void);
-CPUD_HIDDEN uint64_t cpud__init(void);
-
-/* Mask of features the calling thread's dispatch may use (detects on first
- * use; thread-safe). The mask is
- * closed: a feature's bit is set only when the bits of everything it implies
- * are set too, so CPUD_HAVE(AVX2) alone tells whether AVX2 code may run, and
- * the C macros (which test every feature a target needs) and the C++
- * dispatcher (which tests the target's own bit) always agree. */
-static inline uint64_t cpud_usable_mask(void) {
-  uint64_t m = __atomic_load_n(&cpud__usable, __ATOMIC_ACQUIRE);
-  return (m & 1u) ? m : cpud__usable_slow();
+static inline cpud_mask cpud_mask_none(void) {
+  cpud_mask m;
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i) m.w[i] = 0;
+  return m;
 }
-/* 1 if feature id F is usable, else 0. */
+/* Every bit, the features' and the others': "no restriction". */
+static inline cpud_mask cpud_mask_all(void) {
+  cpud_mask m;
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i) m.w[i] = ~(uint64_t)0;
+  return m;
+}
+/* 1 if feature id `id` is in m (0 for an id of no feature). */
+static inline int cpud_mask_has(cpud_mask m, int id) {
+  return id > 0 && id <= CPUD_FEATURE_COUNT && (int)((m.w[id >> 6] >> (id & 63)) & 1u);
+}
+/* m with feature id `id` added (unchanged for an id of no feature). */
+static inline cpud_mask cpud_mask_with(cpud_mask m, int id) {
+  if (id > 0 && id <= CPUD_FEATURE_COUNT) m.w[id >> 6] |= (uint64_t)1 << (id & 63);
+  return m;
+}
+static inline cpud_mask cpud_mask_of(int id) { return cpud_mask_with(cpud_mask_none(), id); }
+static inline cpud_mask cpud_mask_or(cpud_mask a, cpud_mask b) {
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i) a.w[i] |= b.w[i];
+  return a;
+}
+static inline cpud_mask cpud_mask_and(cpud_mask a, cpud_mask b) {
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i) a.w[i] &= b.w[i];
+  return a;
+}
+/* a without b */
+static inline cpud_mask cpud_mask_andnot(cpud_mask a, cpud_mask b) {
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i) a.w[i] &= ~b.w[i];
+  return a;
+}
+/* 1 if a and b hold the same features (other bits are ignored). */
+static inline int cpud_mask_equal(cpud_mask a, cpud_mask b) {
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
+    if (cpud_mask_has(a, id) != cpud_mask_has(b, id)) return 0;
+  return 1;
+}
+/* CPUD_BIT(AVX2): the set of one feature (C: a cpud_mask; C++: a
+ * cpud::feature_set, which has | & ~ and ==). */
+#ifndef __cplusplus
+#define CPUD_BIT(F) cpud_mask_of(CPUD_FEATURE_##F)
+#endif
+
+/* The process's usable features, with bit 0 set while no thread restricts
+ * itself (cpud_set_thread_allowed): then they are every thread's answer.
+ * 0 until the first query initialises them. Hidden: each shared library
+ * that links the runtime has its own copy. */
+CPUD_HIDDEN extern uint64_t cpud__usable[CPUD_MASK_WORDS];
+/* Initialise, or apply the calling thread's restriction; a consistent
+ * copy of every word. */
+CPUD_HIDDEN cpud_mask cpud__usable_slow(void);
+CPUD_HIDDEN int cpud__have_slow(int feature);
+CPUD_HIDDEN cpud_mask cpud__init(void);
+
+/* The features the calling thread's dispatch may use (detects on first
+ * use; thread-safe). The set is closed: a feature is in it only when
+ * everything it implies is too, so CPUD_HAVE(AVX2) alone tells whether
+ * AVX2 code may run, and the C macros (which test every feature a target
+ * needs) and the C++ dispatcher (which tests the target's own bit) always
+ * agree. */
+static inline cpud_mask cpud_usable_mask(void) {
+#if CPUD_MASK_WORDS == 1
+  uint64_t w = __atomic_load_n(&cpud__usable[0], __ATOMIC_ACQUIRE);
+  if (w & 1u) {
+    cpud_mask m;
+    m.w[0] = w & ~(uint64_t)1;
+    return m;
+  }
+#endif
+  return cpud__usable_slow();
+}
+/* 1 if feature id F is usable, else 0: one load (two when the id is past
+ * the first word). A single bit needs no consistent copy of all words:
+ * each word holds a closed answer for its own bits. */
 static inline int cpud_have(int feature) {
-  return (int)((cpud_usable_mask() >> feature) & 1u);
+  uint64_t w = __atomic_load_n(&cpud__usable[0], __ATOMIC_ACQUIRE);
+  if (!(w & 1u)) return cpud__have_slow(feature);
+  if (feature <= 0 || feature > CPUD_FEATURE_COUNT) return 0;
+  if (feature >> 6) w = __atomic_load_n(&cpud__usable[feature >> 6], __ATOMIC_ACQUIRE);
+  return (int)((w >> (feature & 63)) & 1u);
 }
 #define CPUD_HAVE(F) cpud_have(CPUD_FEATURE_##F)
 
@@ -69,9 +135,9 @@ static inline int cpud_have(int feature) {
 
 /* Features the CPU and OS support, closed over implied features, before
  * the environment masks. */
-CPUD_HIDDEN uint64_t cpud_detected_mask(void);
+CPUD_HIDDEN cpud_mask cpud_detected_mask(void);
 /* The build's baseline, as a mask. */
-CPUD_HIDDEN uint64_t cpud_baseline_mask(void);
+CPUD_HIDDEN cpud_mask cpud_baseline_mask(void);
 /* Checks the baseline against this CPU. Returns the number of missing
  * features (0: fine) and, if msg is not NULL, writes the message the
  * start-up check would print (without a trailing newline). */
@@ -101,7 +167,7 @@ typedef struct cpud_cpu_report {
 } cpud_cpu_report;
 /* The features such a CPU would be detected with (closed over implied
  * features, before the environment masks); this CPU is never consulted. */
-CPUD_HIDDEN uint64_t cpud_detect_cpu(const cpud_cpu_report *cpu);
+CPUD_HIDDEN cpud_mask cpud_detect_cpu(const cpud_cpu_report *cpu);
 /* From now on the process dispatches as on that CPU: its detected features
  * replace this one's, the environment masks are applied to them again (a
  * bad variable exits with CPUD_EXIT_ENV, as at start-up) and every
@@ -137,39 +203,39 @@ CPUD_HIDDEN const cpud_function *cpud_functions(void);
  * call dispatched functions: a call runs a target of the old or the new
  * mask, and calls that start after this returns use the new one. For tests;
  * returns the previous mask (as set, before cpud_set_disabled_features). */
-CPUD_HIDDEN uint64_t cpud_set_usable_mask(uint64_t mask);
+CPUD_HIDDEN cpud_mask cpud_set_usable_mask(cpud_mask mask);
 
 /* --- switching targets off at run time --- */
 /* Process-wide: the given features, and every feature that implies one of
  * them, stop being usable (e.g. CPUD_BIT(AVX512F) where AVX-512 is known to
  * be slower); every registered function selects again. Replaces the set
- * given before (0 switches nothing off). Safe while other threads call
+ * given before (an empty set switches nothing off). Safe while other threads call
  * dispatched functions, like cpud_set_usable_mask. Returns 0, or -1 and
  * changes nothing when a feature is part of the build's baseline (which
  * every part of the program is compiled for). Bits of no feature are
  * ignored. */
-CPUD_HIDDEN int cpud_set_disabled_features(uint64_t features);
-/* The set cpud_set_disabled_features last gave (0 at start). */
-CPUD_HIDDEN uint64_t cpud_disabled_features(void);
+CPUD_HIDDEN int cpud_set_disabled_features(cpud_mask features);
+/* The set cpud_set_disabled_features last gave (empty at start). */
+CPUD_HIDDEN cpud_mask cpud_disabled_features(void);
 /* Per thread: the calling thread's dispatch uses only features in `allowed`
  * (closed over implied features; the baseline always stays usable). Every
  * other thread is unaffected. Returns the previous allowed set, to restore
- * it; ~0 (everything) means unrestricted, the default. While any thread is
+ * it; cpud_mask_all() means unrestricted, the default. While any thread is
  * restricted, every dispatched call of every thread selects per call (a few
  * ns; docs/runtime.md); the C++ guards cpud::exclude_features and
  * cpud::only_features (dispatch.hpp) call this. */
-CPUD_HIDDEN uint64_t cpud_set_thread_allowed(uint64_t allowed);
-CPUD_HIDDEN uint64_t cpud_thread_allowed(void);
+CPUD_HIDDEN cpud_mask cpud_set_thread_allowed(cpud_mask allowed);
+CPUD_HIDDEN cpud_mask cpud_thread_allowed(void);
 /* The features of mask whose implied features are all in mask (how every
  * usable mask is closed). */
-CPUD_HIDDEN uint64_t cpud_close_over_implied(uint64_t mask);
+CPUD_HIDDEN cpud_mask cpud_close_over_implied(cpud_mask mask);
 /* mask plus every feature its features imply. */
-CPUD_HIDDEN uint64_t cpud_with_implied(uint64_t mask);
+CPUD_HIDDEN cpud_mask cpud_with_implied(cpud_mask mask);
 
-/* Internal, for dispatch.hpp: the process's usable mask (bit 0 set), a
+/* Internal, for dispatch.hpp: the process's usable mask, a
  * counter bumped by every change of a mask, and re-selection of one
  * function. */
-CPUD_HIDDEN uint64_t cpud__process_mask(void);
+CPUD_HIDDEN cpud_mask cpud__process_mask(void);
 CPUD_HIDDEN unsigned cpud__epoch(void);
 CPUD_HIDDEN void cpud__reselect(cpud_function *f);
 
@@ -219,6 +285,98 @@ CPUD_HIDDEN int cpud_feature_by_name(const char *name);
 
 #ifdef __cplusplus
 }
+
+// Why the namespaces below: these are inline functions, and an inline
+// function compiled into objects with different flags (a dispatch source's
+// AVX-512 build, baseline code, the runtime built for the arch's floor) is
+// one symbol to the linker, which keeps any one copy for every caller: an
+// AVX-512 copy could serve the start-up check on a CPU without AVX-512. So
+// each build of the class gets its own inline namespace (one per target,
+// one for the runtime), and the operators have internal linkage. Pass
+// cpud_mask between targets' code; feature_set is for use within one.
+#define CPUD__NS_CAT_(a, b) a##b
+#define CPUD__NS_CAT(a, b) CPUD__NS_CAT_(a, b)
+#if defined(CPUD__RUNTIME)
+#define CPUD__SET_NS cpud_set_runtime
+#else
+#define CPUD__SET_NS CPUD__NS_CAT(cpud_set_, CPUD_TARGET)
+#endif
+
+namespace cpud {
+inline namespace CPUD__SET_NS {
+
+// A set of features for C++: a cpud_mask (passed to and returned from the
+// C functions as it is) with members to query it; the set operators below
+// work on any cpud_mask. All constexpr.
+//   cpud_set_disabled_features(CPUD_BIT(AVX512F) | CPUD_BIT(AVX512_SKX));
+struct feature_set : cpud_mask {
+  constexpr feature_set() : cpud_mask{} {}
+  constexpr feature_set(const cpud_mask &m) : cpud_mask(m) {}  // NOLINT: from the C API
+  // The set of one feature id (empty for an id of no feature).
+  constexpr explicit feature_set(int id) : cpud_mask{} {
+    if (id > 0 && id <= CPUD_FEATURE_COUNT) w[id >> 6] |= uint64_t{1} << (id & 63);
+  }
+  static constexpr feature_set all() {
+    feature_set s;
+    for (uint64_t &x : s.w) x = ~uint64_t{0};
+    return s;
+  }
+  constexpr bool has(int id) const {
+    return id > 0 && id <= CPUD_FEATURE_COUNT && ((w[id >> 6] >> (id & 63)) & 1u);
+  }
+  // Feature ids in the set: none / how many / the highest (0 if none).
+  constexpr bool empty() const { return highest() == 0; }
+  constexpr int count() const {
+    int n = 0;
+    for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) n += has(id);
+    return n;
+  }
+  constexpr int highest() const {
+    for (int id = CPUD_FEATURE_COUNT; id > 0; --id)
+      if (has(id)) return id;
+    return 0;
+  }
+  constexpr feature_set &operator|=(const cpud_mask &o) {
+    for (int i = 0; i < CPUD_MASK_WORDS; ++i) w[i] |= o.w[i];
+    return *this;
+  }
+  constexpr feature_set &operator&=(const cpud_mask &o) {
+    for (int i = 0; i < CPUD_MASK_WORDS; ++i) w[i] &= o.w[i];
+    return *this;
+  }
+};
+
+}  // namespace CPUD__SET_NS
+}  // namespace cpud
+
+// Set operators on cpud_mask, so that the C functions' results combine
+// directly (and feature_set, a cpud_mask, with them): a | b, a & ~b, a == b.
+// Equality compares features only.
+static constexpr cpud::feature_set operator|(const cpud_mask &a, const cpud_mask &b) {
+  cpud::feature_set s(a);
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i) s.w[i] |= b.w[i];
+  return s;
+}
+static constexpr cpud::feature_set operator&(const cpud_mask &a, const cpud_mask &b) {
+  cpud::feature_set s(a);
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i) s.w[i] &= b.w[i];
+  return s;
+}
+// Every other bit (a & ~b is a without b).
+static constexpr cpud::feature_set operator~(const cpud_mask &a) {
+  cpud::feature_set s(a);
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i) s.w[i] = ~s.w[i];
+  return s;
+}
+static constexpr bool operator==(const cpud_mask &a, const cpud_mask &b) {
+  const cpud::feature_set x(a), y(b);
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
+    if (x.has(id) != y.has(id)) return false;
+  return true;
+}
+static constexpr bool operator!=(const cpud_mask &a, const cpud_mask &b) { return !(a == b); }
+
+#define CPUD_BIT(F) (::cpud::feature_set(CPUD_FEATURE_##F))
 #endif
 
 #endif /* CPUDISPATCH_H_ */

@@ -46,17 +46,17 @@ namespace detail {
 // as a key set: bit `feature` for each compiled target; the baseline build
 // (feature 0) is the fallback, not a key.
 template <class Entry, std::size_t N>
-constexpr std::uint64_t keys_of(const Entry (&t)[N]) {
-  std::uint64_t k = 0;
+constexpr feature_set keys_of(const Entry (&t)[N]) {
+  feature_set k;
   for (std::size_t i = 0; i + 1 < N; ++i)
-    if (t[i].feature) k |= std::uint64_t{1} << t[i].feature;
+    if (t[i].feature) k |= feature_set(t[i].feature);
   return k;
 }
 
 // Feature id -> table index, and the index of the fallback (the baseline
 // build, or the end entry when the source has none).
 struct key_index {
-  signed char at[64];
+  signed char at[CPUD_FEATURE_COUNT + 1];
   signed char fallback;
 };
 template <class Entry, std::size_t N>
@@ -83,14 +83,21 @@ constexpr int count_of(const Entry (&)[N]) {
   return static_cast<int>(N) - 1;
 }
 
-inline int highest_key(std::uint64_t keys) {
+// The highest feature id in a key set, 0 if none: count-leading-zeros on
+// the highest non-zero word (one word while the table has < 64 features).
+inline int highest_key(const feature_set &keys) {
+  for (int i = CPUD_MASK_WORDS - 1; i >= 0; --i) {
+    const std::uint64_t x = keys.w[i];
+    if (!x) continue;
 #if defined(__GNUC__) || defined(__clang__)
-  return 63 - __builtin_clzll(keys);
+    return i * 64 + 63 - __builtin_clzll(x);
 #else
-  int id = 63;
-  while (!((keys >> id) & 1u)) --id;
-  return id;
+    int b = 63;
+    while (!((x >> b) & 1u)) --b;
+    return i * 64 + b;
 #endif
+  }
+  return 0;
 }
 
 }  // namespace detail
@@ -124,7 +131,7 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
   static const entry *targets() { return Tag::entries; }
   // The compiled targets as a key set (bit per feature id; the baseline
   // build is not a key).
-  static constexpr std::uint64_t keys() { return k_keys; }
+  static constexpr feature_set keys() { return k_keys; }
   // Whether target e may run on this CPU under this thread's masks.
   static bool usable(const entry &e) { return e.fn && (e.feature == 0 || cpud_have(e.feature)); }
 
@@ -133,23 +140,31 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
   // each target that is, or implies, one of `features` stops being
   // selected; the baseline build cannot be. Replaces the set given before;
   // safe while other threads call. Returns the previous set.
-  static std::uint64_t set_disabled(std::uint64_t features) {
-    const std::uint64_t prev = disabled_.exchange(features, std::memory_order_seq_cst);
-    skip_.store(k_keys & ~cpud_close_over_implied(~features), std::memory_order_seq_cst);
+  static feature_set set_disabled(const feature_set &features) {
+    const feature_set prev = disabled();
+    const feature_set skip = k_keys & ~feature_set(cpud_close_over_implied(~features));
+    for (int i = 0; i < CPUD_MASK_WORDS; ++i) {
+      disabled_[i].store(features.w[i], std::memory_order_seq_cst);
+      skip_[i].store(skip.w[i], std::memory_order_seq_cst);
+    }
     cpud__reselect(&record_);
     return prev;
   }
-  static std::uint64_t disabled() { return disabled_.load(std::memory_order_seq_cst); }
+  static feature_set disabled() {
+    feature_set d;
+    for (int i = 0; i < CPUD_MASK_WORDS; ++i) d.w[i] = disabled_[i].load(std::memory_order_seq_cst);
+    return d;
+  }
 
   static fn_type resolve() {
     // Registered first, so a mask change from now on re-selects this
     // function; then selected, re-checking that no change came in between.
     cpud__register(&record_);
     const unsigned epoch = cpud__epoch();
-    const std::uint64_t m = cpud_usable_mask();
+    const feature_set m = cpud_usable_mask();
     const fn_type f = for_mask(m);
-    const bool shared = (__atomic_load_n(&cpud__usable, __ATOMIC_SEQ_CST) & 1u) != 0;
-    selected_.store(index_for(shared ? m : cpud__process_mask()), std::memory_order_relaxed);
+    const bool shared = (__atomic_load_n(&cpud__usable[0], __ATOMIC_SEQ_CST) & 1u) != 0;
+    selected_.store(index_for(shared ? m : feature_set(cpud__process_mask())), std::memory_order_relaxed);
     fn_type expected = &first_call;
     slot_.compare_exchange_strong(expected, shared ? f : &per_call, std::memory_order_seq_cst);
     if (cpud__epoch() != epoch) slot_.store(&first_call, std::memory_order_seq_cst);
@@ -157,23 +172,25 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
   }
 
  private:
-  static constexpr std::uint64_t k_keys = detail::keys_of(Tag::entries);
+  static constexpr feature_set k_keys = detail::keys_of(Tag::entries);
   static constexpr detail::key_index k_index = detail::index_of(Tag::entries);
   static_assert(detail::keys_descending(Tag::entries), "targets are listed by descending feature id");
 
-  static int index_for(std::uint64_t usable) {
-    const std::uint64_t k = k_keys & usable & ~skip_.load(std::memory_order_relaxed);
-    return k ? k_index.at[detail::highest_key(k)] : k_index.fallback;
+  static int index_for(const feature_set &usable) {
+    feature_set k = k_keys & usable;
+    for (int i = 0; i < CPUD_MASK_WORDS; ++i) k.w[i] &= ~skip_[i].load(std::memory_order_relaxed);
+    const int id = detail::highest_key(k);
+    return id ? k_index.at[id] : k_index.fallback;
   }
-  static fn_type for_mask(std::uint64_t usable) {
+  static fn_type for_mask(const feature_set &usable) {
     const fn_type f = Tag::entries[index_for(usable)].fn;
     return f ? f : &none;
   }
   static R first_call(A... a) { return resolve()(static_cast<A &&>(a)...); }
   // Stands in for the cached target while some thread is restricted.
   static R per_call(A... a) {
-    const std::uint64_t m = cpud_usable_mask();
-    if (__atomic_load_n(&cpud__usable, __ATOMIC_RELAXED) & 1u) {
+    const feature_set m = cpud_usable_mask();
+    if (__atomic_load_n(&cpud__usable[0], __ATOMIC_RELAXED) & 1u) {
       // No thread is restricted any more: back to a cached target.
       fn_type self = &per_call;
       slot_.compare_exchange_strong(self, &first_call, std::memory_order_seq_cst);
@@ -197,8 +214,8 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
   // Constant-initialised: no static constructor runs for a dispatcher.
   static inline std::atomic<fn_type> slot_{&first_call};
   static inline std::atomic<int> selected_{-1};
-  static inline std::atomic<std::uint64_t> disabled_{0};
-  static inline std::atomic<std::uint64_t> skip_{0};  // keys set_disabled switched off
+  static inline std::atomic<std::uint64_t> disabled_[CPUD_MASK_WORDS]{};
+  static inline std::atomic<std::uint64_t> skip_[CPUD_MASK_WORDS]{};  // keys set_disabled switched off
   static inline cpud_function record_{Tag::name, &count, &target_name, &target_feature,
                                       &selected, &reset, nullptr, 0};
 };
@@ -209,13 +226,13 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
 // the scope.
 class scoped_features {
  public:
-  explicit scoped_features(std::uint64_t mask) : prev_(cpud_set_usable_mask(mask)) {}
+  explicit scoped_features(const feature_set &mask) : prev_(cpud_set_usable_mask(mask)) {}
   ~scoped_features() { cpud_set_usable_mask(prev_); }
   scoped_features(const scoped_features &) = delete;
   scoped_features &operator=(const scoped_features &) = delete;
 
  private:
-  std::uint64_t prev_;
+  feature_set prev_;
 };
 
 // Per thread, while alive: this thread's dispatch does not use `features`
@@ -225,9 +242,9 @@ class scoped_features {
 // excluded and ok() is false. Guards nest.
 class exclude_features {
  public:
-  explicit exclude_features(std::uint64_t features)
-      : ok_(!(features & cpud_baseline_mask())),
-        prev_(ok_ ? cpud_set_thread_allowed(cpud_thread_allowed() & ~features) : 0) {}
+  explicit exclude_features(const feature_set &features)
+      : ok_((features & cpud_baseline_mask()).empty()),
+        prev_(ok_ ? cpud_set_thread_allowed(feature_set(cpud_thread_allowed()) & ~features) : feature_set()) {}
   ~exclude_features() {
     if (ok_) cpud_set_thread_allowed(prev_);
   }
@@ -237,7 +254,7 @@ class exclude_features {
 
  private:
   bool ok_;
-  std::uint64_t prev_;
+  feature_set prev_;
 };
 
 // Per thread, while alive: this thread's dispatch uses only `features`,
@@ -245,14 +262,14 @@ class exclude_features {
 // target beyond what X86_V3 includes). Guards nest: an inner guard narrows.
 class only_features {
  public:
-  explicit only_features(std::uint64_t features)
-      : prev_(cpud_set_thread_allowed(cpud_thread_allowed() & cpud_with_implied(features))) {}
+  explicit only_features(const feature_set &features)
+      : prev_(cpud_set_thread_allowed(feature_set(cpud_thread_allowed()) & cpud_with_implied(features))) {}
   ~only_features() { cpud_set_thread_allowed(prev_); }
   only_features(const only_features &) = delete;
   only_features &operator=(const only_features &) = delete;
 
  private:
-  std::uint64_t prev_;
+  feature_set prev_;
 };
 
 }  // namespace cpud

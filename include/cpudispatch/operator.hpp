@@ -42,7 +42,7 @@ struct kernel {
   const char *(*target_name)();            // "AVX2", "baseline", ...
   const target_entry<Fn> *(*targets)();    // every compiled build, highest interest first
   const char *name;
-  std::uint64_t (*set_disabled)(std::uint64_t);  // the dispatcher's set_disabled (may be null)
+  feature_set (*set_disabled)(const feature_set &);  // the dispatcher's set_disabled (may be null)
 };
 
 // The result of a resolution: which kernel, each argument's conversion, its
@@ -136,7 +136,7 @@ class op {
   // `features`; e.g. CPUD_BIT(AVX512F) where AVX-512 is slower for this
   // operator). A function that is a kernel of two operators is switched off
   // for both. Kernels added later are not touched.
-  void set_disabled(std::uint64_t features) const {
+  void set_disabled(const feature_set &features) const {
     for_each_kernel([&](const kernel<Fn> &k) {
       if (k.set_disabled) k.set_disabled(features);
     });
@@ -330,5 +330,5 @@ constexpr int count_types(T...) {
   ::cpud::kernel<decltype(NAME)::fn_type> {                                                        \
     {__VA_ARGS__}, ::cpud::detail::count_types(__VA_ARGS__), +[] { return NAME.get(); },           \
         +[] { return NAME.selected_name(); }, +[] { return decltype(NAME)::targets(); }, #NAME,   \
-        +[](std::uint64_t f) { return decltype(NAME)::set_disabled(f); }                         \
+        +[](const ::cpud::feature_set &f) { return decltype(NAME)::set_disabled(f); }            \
   }

@@ -33,10 +33,10 @@ void usage(std::FILE *to) {
                CPUD_ENV_PREFIX, CPUD_ENV_PREFIX, CPUD_EXIT_BASELINE);
 }
 
-bool in(std::uint64_t mask, int id) { return (mask >> id) & 1u; }
+bool in(const cpud::feature_set &mask, int id) { return mask.has(id); }
 
-std::uint64_t dispatch_mask() {
-  return 0
+cpud::feature_set dispatch_mask() {
+  return cpud::feature_set()
 #define CPUD__D(NAME) | CPUD_BIT(NAME)
       CPUD_WITH_DISPATCH(CPUD__D)
 #undef CPUD__D
@@ -44,7 +44,7 @@ std::uint64_t dispatch_mask() {
 }
 
 // Names in a mask as a JSON array, ascending id (= ascending interest).
-void json_names(const char *key, std::uint64_t mask, bool descending) {
+void json_names(const char *key, const cpud::feature_set &mask, bool descending) {
   std::printf("\"%s\": [", key);
   bool first = true;
   for (int k = 1; k <= CPUD_FEATURE_COUNT; ++k) {
@@ -141,7 +141,7 @@ struct source {
 };
 
 void print_json(const source &src) {
-  std::uint64_t usable = cpud_usable_mask(), base = cpud_baseline_mask();
+  const cpud::feature_set usable = cpud_usable_mask(), base = cpud_baseline_mask();
   std::printf("{\"arch\": \"%s\", \"compiler\": \"%s\", ", CPUD_ARCH, CPUD_COMPILER);
   if (src.dump.empty())
     std::printf("\"cpu\": null, ");
@@ -158,7 +158,7 @@ void print_json(const source &src) {
   std::printf(", ");
   json_names("detected", cpud_detected_mask(), false);
   std::printf(", ");
-  json_names("masked", cpud_detected_mask() & ~usable, false);
+  json_names("masked", cpud::feature_set(cpud_detected_mask()) & ~usable, false);
   std::printf(", \"features\": {");
   for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
     std::printf("%s\"%s\": %s", id > 1 ? ", " : "", cpud_feature_name(id), in(usable, id) ? "true" : "false");
@@ -177,8 +177,8 @@ void print_json(const source &src) {
 }
 
 void print_table(const source &src) {
-  std::uint64_t usable = cpud_usable_mask(), det = cpud_detected_mask();
-  std::uint64_t base = cpud_baseline_mask(), disp = dispatch_mask();
+  const cpud::feature_set usable = cpud_usable_mask(), det = cpud_detected_mask();
+  const cpud::feature_set base = cpud_baseline_mask(), disp = dispatch_mask();
   std::printf("cpudispatch on %s, built with %s\n", CPUD_ARCH, CPUD_COMPILER);
   if (!src.dump.empty()) std::printf("cpu: as described by %s (not this machine)\n", src.dump.c_str());
   if (!src.refusal.empty()) std::printf("start-up check: would refuse to run: %s\n", src.refusal.c_str());

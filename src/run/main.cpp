@@ -82,8 +82,8 @@ bool contains(const std::vector<std::string> &v, const std::string &s) {
 // as feature ids (0 = the baseline). Without any recorded source, every
 // dispatch target the build enables, and the baseline.
 std::vector<int> compiled_targets() {
-  std::uint64_t mask = 0;
-  bool any = false;
+  cpud::feature_set mask;
+  bool baseline = false, any = false;
   if (DIR *d = opendir(CPUD_RUN_SOURCES_DIR)) {
     while (dirent *e = readdir(d)) {
       std::string n = e->d_name;
@@ -97,24 +97,26 @@ std::vector<int> compiled_targets() {
       any = true;
       for (const auto &w : words(buf)) {
         if (w == "baseline") {
-          mask |= 1u;
+          baseline = true;
         } else if (int id = cpud_feature_by_name(w.c_str())) {
-          mask |= UINT64_C(1) << id;
+          mask |= cpud::feature_set(id);
         }
       }
     }
     closedir(d);
   }
   if (!any) {
-    mask = 1u
+    baseline = true;
+    mask = cpud::feature_set()
 #define CPUD__D(NAME) | CPUD_BIT(NAME)
            CPUD_WITH_DISPATCH(CPUD__D)
 #undef CPUD__D
         ;
   }
   std::vector<int> out;
-  for (int id = 0; id <= CPUD_FEATURE_COUNT; ++id)
-    if ((mask >> id) & 1u) out.push_back(id);
+  if (baseline) out.push_back(0);
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
+    if (mask.has(id)) out.push_back(id);
   return out;
 }
 
@@ -307,10 +309,10 @@ int finish(const tally &t, const char *what) {
 
 int each_target(char **cmd, const std::vector<int> &all) {
   tally t;
-  const std::uint64_t detected = cpud_detected_mask();
+  const cpud::feature_set detected = cpud_detected_mask();
   for (int id : all) {
     const char *name = target_name(id);
-    if (id && !((detected >> id) & 1u)) {
+    if (id && !detected.has(id)) {
       std::fprintf(stderr, "cpudispatch-run: %s skipped: this CPU lacks it\n", name);
       t.add(t.skipped, name);
       continue;
@@ -410,7 +412,7 @@ int main(int argc, char **argv) {
     if (!compiled)
       die(k_exit_not_compiled, "no dispatch source of this build was compiled for %s; compiled targets: %s",
           target_name(id), joined(all).c_str());
-    if (id && !((cpud_detected_mask() >> id) & 1u)) {
+    if (id && !cpud_mask_has(cpud_detected_mask(), id)) {
       std::fprintf(stderr, "cpudispatch-run: %s skipped: this CPU lacks it\n", target_name(id));
       return k_exit_skip;
     }

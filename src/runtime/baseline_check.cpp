@@ -18,11 +18,11 @@
 namespace {
 const char k_env_skip[] = CPUD_ENV_PREFIX "_SKIP_CPU_BASELINE_CHECK";
 
-void names(std::uint64_t mask, char *buf, std::size_t cap) {
+void names(const cpud::feature_set &mask, char *buf, std::size_t cap) {
   std::size_t used = 0;
   buf[0] = 0;
   for (int id = 1; id <= CPUD_FEATURE_COUNT && used + 1 < cap; ++id) {
-    if (!((mask >> id) & 1u)) continue;
+    if (!mask.has(id)) continue;
     int n = std::snprintf(buf + used, cap - used, "%s%s", used ? " " : "", cpud_feature_name(id));
     if (n < 0) break;
     used += static_cast<std::size_t>(n);
@@ -31,10 +31,9 @@ void names(std::uint64_t mask, char *buf, std::size_t cap) {
 }  // namespace
 
 extern "C" int cpud_check_baseline(char *msg, size_t cap) {
-  std::uint64_t base = cpud_baseline_mask();
-  std::uint64_t missing = base & ~cpud_detected_mask();
-  int count = 0;
-  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) count += static_cast<int>((missing >> id) & 1u);
+  const cpud::feature_set base = cpud_baseline_mask();
+  const cpud::feature_set missing = base & ~cpud::feature_set(cpud_detected_mask());
+  const int count = missing.count();
   if (msg && cap) {
     msg[0] = 0;
     if (count) {

@@ -18,35 +18,42 @@ enum cpud_detect_kind {
 };
 enum cpud_reg { CPUD_REG_EAX, CPUD_REG_EBX, CPUD_REG_ECX, CPUD_REG_EDX };
 
+// Sets cross this interface as cpud_mask (see env_masks.h).
 namespace cpud::internal {
+
+using cpud::feature_set;  // within the runtime's own code
 
 // Bit per feature id whose own detection bit is set (CPU + OS state);
 // group rows are set unconditionally, the closure check decides them.
 // detect_raw() asks this CPU; detect_raw_from() reads a described one
 // through the same code (the fake-CPU seam of cpud_detect_cpu).
-CPUD_HIDDEN std::uint64_t detect_raw();
-CPUD_HIDDEN std::uint64_t detect_raw_from(const cpud_cpu_report &cpu);
+CPUD_HIDDEN cpud_mask detect_raw();
+CPUD_HIDDEN cpud_mask detect_raw_from(const cpud_cpu_report &cpu);
 
 // This thread's scalable vector length in bytes (SVE, RVV), 0 if none.
 CPUD_HIDDEN int live_vector_bytes();
 
 // x86 only: the same, choosing whether the C library's copy of the CPUID
 // leaves may be used (tests compare both ways).
-CPUD_HIDDEN std::uint64_t detect_raw_with(bool use_libc_cache);
+CPUD_HIDDEN cpud_mask detect_raw_with(bool use_libc_cache);
 
 // Number of CPUID instructions executed so far (x86; 0 elsewhere).
 CPUD_HIDDEN unsigned cpuid_count();
 
-// features.cpp: every feature id `id` implies (transitively), as a mask; the
-// usable subset of a raw mask (own bit and all implied bits set); and every
+// features.cpp: every feature id `id` implies (transitively); the usable
+// subset of a raw set (own bit and all implied bits set); and every
 // dispatch target of the build with what it implies.
-CPUD_HIDDEN std::uint64_t implied_mask(int id);
-CPUD_HIDDEN std::uint64_t close_over_implied(std::uint64_t raw);
-CPUD_HIDDEN std::uint64_t dispatched_mask();
+CPUD_HIDDEN cpud_mask implied_mask(int id);
+CPUD_HIDDEN cpud_mask close_over_implied(const cpud_mask &raw);
+CPUD_HIDDEN cpud_mask dispatched_mask();
 
-// selection.cpp: publishes the usable mask the env masks left; true for the
-// first caller (racing initialisers), which prints the env warnings.
-CPUD_HIDDEN bool publish_initial(std::uint64_t usable);
+// selection.cpp, which holds the process's sets under one lock: publishes
+// the detected features and the usable set the env masks left (true for
+// the first caller among racing initialisers, which prints the env
+// warnings); replaces both (cpud_assume_cpu); reads the detected set.
+CPUD_HIDDEN bool publish_initial(const cpud_mask &detected, const cpud_mask &usable);
+CPUD_HIDDEN void replace_detected(const cpud_mask &detected, const cpud_mask &usable);
+CPUD_HIDDEN cpud_mask detected_features();
 
 }  // namespace cpud::internal
 

@@ -55,9 +55,9 @@ bool hwprobe_ima_ext_0(std::uint64_t &value) {
 }
 #endif
 
-std::uint64_t detect_words(const cpud_cpu_report &r) {
+feature_set detect_words(const cpud_cpu_report &r) {
   const unsigned long hw[2] = {r.hwcap, r.hwcap2};
-  std::uint64_t raw = 0;
+  feature_set raw;
 #define CPUD__ROW(NAME, INTEREST, KIND, LEAF, SUB, REG, BIT, XCR0, ARG)                                  \
   if (KIND == CPUD_DETECT_GROUP ||                                                                     \
       ((KIND == CPUD_DETECT_HWCAP || KIND == CPUD_DETECT_HWCAP2) &&                                    \
@@ -73,7 +73,7 @@ std::uint64_t detect_words(const cpud_cpu_report &r) {
 
 }  // namespace
 
-std::uint64_t detect_raw() {
+cpud_mask detect_raw() {
   unsigned long hw[2] = {getauxval(AT_HWCAP), getauxval(AT_HWCAP2)};
   if (hw[0] == 0 && hw[1] == 0) read_proc_auxv(hw);
   cpud_cpu_report r{};
@@ -85,7 +85,7 @@ std::uint64_t detect_raw() {
   return detect_words(r);
 }
 
-std::uint64_t detect_raw_from(const cpud_cpu_report &cpu) { return detect_words(cpu); }
+cpud_mask detect_raw_from(const cpud_cpu_report &cpu) { return detect_words(cpu); }
 
 int live_vector_bytes() {
 #if defined(__aarch64__)

@@ -4,8 +4,8 @@
 
 namespace cpud::internal {
 
-std::uint64_t detect_raw() {
-  std::uint64_t raw = 0;
+cpud_mask detect_raw() {
+  feature_set raw;
 #define CPUD__ROW(NAME, INTEREST, KIND, ...) \
   if (KIND == CPUD_DETECT_GROUP) raw |= CPUD_BIT(NAME);
   CPUD_FEATURES(CPUD__ROW)
@@ -13,7 +13,7 @@ std::uint64_t detect_raw() {
   return raw;
 }
 
-std::uint64_t detect_raw_from(const cpud_cpu_report &) { return detect_raw(); }
+cpud_mask detect_raw_from(const cpud_cpu_report &) { return detect_raw(); }
 
 int live_vector_bytes() { return 0; }
 

@@ -163,7 +163,7 @@ struct leaf_reader {
 };
 
 template <class Cpu>
-std::uint64_t detect(const Cpu &cpu) {
+feature_set detect(const Cpu &cpu) {
   leaf_reader<Cpu> c(cpu);
   // XCR0 only when the OS has enabled XSAVE (OSXSAVE): else no AVX state
   // at all, and XGETBV itself would fault.
@@ -179,7 +179,7 @@ std::uint64_t detect(const Cpu &cpu) {
     }
   }
   int amx = -1;  // asked once, and only when a row needs tile state
-  std::uint64_t raw = 0;
+  feature_set raw;
 #define CPUD__ROW(NAME, INTEREST, KIND, LEAF, SUB, REG, BIT, XCR0, ARG)                               \
   if (KIND == CPUD_DETECT_GROUP) {                                                                  \
     raw |= CPUD_BIT(NAME);                                                                          \
@@ -197,11 +197,11 @@ std::uint64_t detect(const Cpu &cpu) {
 
 }  // namespace
 
-std::uint64_t detect_raw_with(bool use_libc_cache) { return detect(live_cpu{use_libc_cache}); }
+cpud_mask detect_raw_with(bool use_libc_cache) { return detect(live_cpu{use_libc_cache}); }
 
-std::uint64_t detect_raw() { return detect_raw_with(true); }
+cpud_mask detect_raw() { return detect_raw_with(true); }
 
-std::uint64_t detect_raw_from(const cpud_cpu_report &cpu) { return detect(described_cpu{cpu}); }
+cpud_mask detect_raw_from(const cpud_cpu_report &cpu) { return detect(described_cpu{cpu}); }
 
 int live_vector_bytes() { return 0; }
 

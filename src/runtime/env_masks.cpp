@@ -39,10 +39,10 @@ void append(char *buf, std::size_t cap, const char *text) {
   if (n + 1 < cap) std::snprintf(buf + n, cap - n, "%s", text);
 }
 
-void names_of(std::uint64_t mask, char *buf, std::size_t cap) {
+void names_of(const feature_set &mask, char *buf, std::size_t cap) {
   buf[0] = 0;
   for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
-    if (!((mask >> id) & 1u)) continue;
+    if (!mask.has(id)) continue;
     if (buf[0]) append(buf, cap, " ");
     append(buf, cap, cpud_feature_name(id));
   }
@@ -63,8 +63,6 @@ const char *names_something(const char *v) {
       if (!is_sep(*p)) return v;
   return nullptr;
 }
-
-std::uint64_t bit(int id) { return UINT64_C(1) << id; }
 
 }  // namespace
 
@@ -91,7 +89,7 @@ env_outcome apply_env_masks(const env_inputs &in) {
     return out;
   }
 
-  std::uint64_t named = 0, keep = 0;
+  feature_set named, keep;
   int odd[CPUD_FEATURE_COUNT + 1], n_odd = 0;  // ENABLE names that are not dispatch targets
   const char *p = val;
   while (*p) {
@@ -117,15 +115,15 @@ env_outcome apply_env_masks(const env_inputs &in) {
         append(out.warning, sizeof out.warning, w);
         continue;
       }
-      char valid[640];
-      names_of(~UINT64_C(0), valid, sizeof valid);
+      char valid[1200];
+      names_of(feature_set::all(), valid, sizeof valid);
       out.ok = false;
       std::snprintf(out.error, sizeof out.error, "%s: unknown CPU feature \"%s\"; valid names on %s: %s", var, tok,
                     CPUD_ARCH, valid);
       return out;
     }
     const char *name = cpud_feature_name(id);
-    if (dis && (in.baseline & bit(id))) {
+    if (dis && cpud_mask_has(in.baseline, id)) {
       char base[512];
       names_of(in.baseline, base, sizeof base);
       out.ok = false;
@@ -135,39 +133,39 @@ env_outcome apply_env_masks(const env_inputs &in) {
                     var, name, base);
       return out;
     }
-    if (en && !(in.usable & bit(id))) {
+    if (en && !cpud_mask_has(in.usable, id)) {
       out.ok = false;
       std::snprintf(out.error, sizeof out.error,
                     "%s: cannot enable %s: this CPU (or its operating system) does not support it", var, name);
       return out;
     }
-    if (!(in.dispatched & bit(id)) && !(in.baseline & bit(id))) {
+    if (!cpud_mask_has(in.dispatched, id) && !cpud_mask_has(in.baseline, id)) {
       if (dis) {
         // Nothing compiled implies it, so nothing compiled is disabled.
         char w[256];
         std::snprintf(w, sizeof w, "%s: %s is not a dispatch target of this build; it changes nothing\n", var, name);
         append(out.warning, sizeof out.warning, w);
-      } else if (!(named & bit(id))) {
+      } else if (!named.has(id)) {
         odd[n_odd++] = id;  // said below, once the targets left are known
       }
     }
-    named |= bit(id);
-    keep |= bit(id) | implied_mask(id);
+    named |= feature_set(id);
+    keep |= feature_set(id) | implied_mask(id);
   }
 
-  if (!named) return out;  // only ignored names: nothing to mask
+  if (named.empty()) return out;  // only ignored names: nothing to mask
   if (dis) {
-    std::uint64_t drop = named;
+    feature_set drop = named;
     for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
-      if (implied_mask(id) & named) drop |= bit(id);
-    out.usable &= ~drop;
+      if (!(implied_mask(id) & named).empty()) drop |= feature_set(id);
+    out.usable = out.usable & ~drop;
   } else {
-    out.usable &= keep | in.baseline;
+    out.usable = out.usable & (keep | in.baseline);
   }
   if (n_odd) {
     // ENABLE keeps only what it names and implies: a name that is no
     // target still switches off every target it does not imply.
-    std::uint64_t left = out.usable & in.targets;
+    const feature_set left = out.usable & in.targets;
     char targets[512];
     names_of(left, targets, sizeof targets);
     for (int i = 0; i < n_odd; ++i) {

@@ -9,6 +9,9 @@
 
 #include "cpudispatch/cpudispatch.h"
 
+// Sets cross this interface as cpud_mask, the C type: tests and benchmarks
+// call it with their own copy of cpud::feature_set (cpudispatch.h says why
+// each build has its own).
 namespace cpud::internal {
 
 constexpr std::size_t k_env_max_len = 1024;
@@ -16,16 +19,16 @@ constexpr std::size_t k_env_max_len = 1024;
 struct env_inputs {
   const char *disable;       // value or nullptr
   const char *enable;        // value or nullptr
-  std::uint64_t usable;      // detected and closed over implied features
-  std::uint64_t baseline;    // the build's baseline, closed
-  std::uint64_t dispatched;  // dispatch targets of the build and what they imply
-  std::uint64_t targets;     // the dispatch targets themselves
+  cpud_mask usable;      // detected and closed over implied features
+  cpud_mask baseline;    // the build's baseline, closed
+  cpud_mask dispatched;  // dispatch targets of the build and what they imply
+  cpud_mask targets;     // the dispatch targets themselves
 };
 
 struct env_outcome {
   bool ok;
-  std::uint64_t usable;  // after the masks
-  char error[1280];      // set when !ok: one line, no trailing newline
+  cpud_mask usable;    // after the masks
+  char error[2048];    // set when !ok: one line, no trailing newline
   char warning[1536];     // may be set when ok: one line per warning
 };
 

@@ -6,12 +6,9 @@
 #include "detect.h"
 #include "env_masks.h"
 
-static_assert(CPUD_FEATURE_COUNT < 64, "feature ids must fit one 64-bit mask");
-
 // The process's usable mask with bit 0 as the fast path's licence
 // (selection.cpp); 0 until the first query initialises it.
-uint64_t cpud__usable = 0;
-static uint64_t g_detected = 0;
+uint64_t cpud__usable[CPUD_MASK_WORDS] = {};
 
 // The one symbol of the runtime that is not hidden, on purpose: an executable
 // and each shared library link their own (hidden) runtime, and each reads the
@@ -33,15 +30,18 @@ const char *const k_names[] = {
 #undef CPUD__NAME
 };
 
-struct implied_row {
-  int id;
-  std::uint64_t mask;
+// What each feature id implies, indexed by id; built at compile time.
+struct implied_table {
+  feature_set of[CPUD_FEATURE_COUNT + 1];
 };
-const implied_row k_implied[] = {
-#define CPUD__IMPL(NAME, MASK) {CPUD_FEATURE_##NAME, (MASK)},
-    CPUD_FEATURE_IMPLIES(CPUD__IMPL)
+constexpr implied_table make_implied() {
+  implied_table t{};
+#define CPUD__IMPL(NAME, IMPLIED) t.of[CPUD_FEATURE_##NAME] |= feature_set(CPUD_FEATURE_##IMPLIED);
+  CPUD_FEATURE_IMPLIES(CPUD__IMPL)
 #undef CPUD__IMPL
-    {0, 0}};
+  return t;
+}
+constexpr implied_table k_implied = make_implied();
 
 struct alias_row {
   int id;
@@ -82,25 +82,21 @@ bool same_name(const char *a, const char *b) {
 
 }  // namespace
 
-std::uint64_t implied_mask(int id) {
-  for (const implied_row *r = k_implied; r->id; ++r)
-    if (r->id == id) return r->mask;
-  return 0;
-}
+cpud_mask implied_mask(int id) { return id > 0 && id <= CPUD_FEATURE_COUNT ? k_implied.of[id] : feature_set(); }
 
 // A feature is usable when its own bit is set and so is every bit it implies.
-std::uint64_t close_over_implied(std::uint64_t raw) {
-  std::uint64_t out = 0;
+cpud_mask close_over_implied(const cpud_mask &raw) {
+  feature_set out;
   for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
-    std::uint64_t need = implied_mask(id) | (UINT64_C(1) << id);
-    if ((raw & need) == need) out |= UINT64_C(1) << id;
+    const feature_set need = implied_mask(id) | feature_set(id);
+    if ((raw & need) == need) out |= feature_set(id);
   }
   return out;
 }
 
 // Every dispatch target of the build and what it implies.
-std::uint64_t dispatched_mask() {
-  std::uint64_t m = 0;
+cpud_mask dispatched_mask() {
+  feature_set m;
 #define CPUD__D(NAME) m |= CPUD_BIT(NAME) | implied_mask(CPUD_FEATURE_##NAME);
   CPUD_WITH_DISPATCH(CPUD__D)
 #undef CPUD__D
@@ -115,7 +111,7 @@ namespace {
 
 // The env masks applied to a detected set: exits on a bad variable, as the
 // start-up check documents; the warnings, if any, in o.warning.
-cpud::internal::env_outcome apply_env(uint64_t detected) {
+cpud::internal::env_outcome apply_env(const cpud::feature_set &detected) {
   using namespace cpud::internal;
   env_inputs in{};
   in.disable = std::getenv(CPUD_ENV_PREFIX "_DISABLE_CPU_FEATURES");
@@ -123,7 +119,7 @@ cpud::internal::env_outcome apply_env(uint64_t detected) {
   in.usable = detected;
   in.baseline = cpud_baseline_mask();
   in.dispatched = dispatched_mask();
-  in.targets = 0
+  in.targets = cpud::feature_set()
 #define CPUD__T(NAME) | CPUD_BIT(NAME)
       CPUD_WITH_DISPATCH(CPUD__T)
 #undef CPUD__T
@@ -150,31 +146,29 @@ int g_vector_bytes = -1;  // an assumed CPU's; -1: ask this one
 
 }  // namespace
 
-uint64_t cpud__init(void) {
+cpud_mask cpud__init(void) {
   using namespace cpud::internal;
-  uint64_t detected = close_over_implied(detect_raw());
+  const feature_set detected = close_over_implied(detect_raw());
   env_outcome o = apply_env(detected);
   // Racing initialisers compute the same value; the first to publish it
   // (selection.cpp) prints the warnings.
-  __atomic_store_n(&g_detected, detected | 1u, __ATOMIC_RELAXED);
-  if (!publish_initial(o.usable)) return cpud_usable_mask();
+  if (!publish_initial(detected, o.usable)) return cpud_usable_mask();
   if (o.warning[0] && !first_to_print(block_hash(o.warning))) return cpud_usable_mask();
   print_warnings(o.warning);
   return cpud_usable_mask();
 }
 
-uint64_t cpud_detect_cpu(const cpud_cpu_report *cpu) {
-  return cpu ? cpud::internal::close_over_implied(cpud::internal::detect_raw_from(*cpu)) : 0;
+cpud_mask cpud_detect_cpu(const cpud_cpu_report *cpu) {
+  return cpu ? cpud::internal::close_over_implied(cpud::internal::detect_raw_from(*cpu)) : cpud::feature_set();
 }
 
 void cpud_assume_cpu(const cpud_cpu_report *cpu) {
   using namespace cpud::internal;
   (void)cpud_usable_mask();
-  const uint64_t detected = cpud_detect_cpu(cpu);
+  const feature_set detected = cpud_detect_cpu(cpu);
   env_outcome o = apply_env(detected);
-  __atomic_store_n(&g_detected, detected | 1u, __ATOMIC_RELAXED);
   __atomic_store_n(&g_vector_bytes, cpu ? cpu->vector_bytes : 0, __ATOMIC_RELAXED);
-  (void)cpud_set_usable_mask(o.usable);
+  replace_detected(detected, o.usable);
   print_warnings(o.warning);
 }
 
@@ -183,13 +177,10 @@ int cpud_vector_bytes(void) {
   return assumed >= 0 ? assumed : cpud::internal::live_vector_bytes();
 }
 
-uint64_t cpud_detected_mask(void) {
-  (void)cpud_usable_mask();
-  return __atomic_load_n(&g_detected, __ATOMIC_RELAXED) & ~UINT64_C(1);
-}
+cpud_mask cpud_detected_mask(void) { return cpud::internal::detected_features(); }
 
-uint64_t cpud_baseline_mask(void) {
-  return 0
+cpud_mask cpud_baseline_mask(void) {
+  return cpud::feature_set()
 #define CPUD__B(NAME) | CPUD_BIT(NAME)
       CPUD_WITH_BASELINE(CPUD__B)
 #undef CPUD__B

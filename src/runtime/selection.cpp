@@ -1,16 +1,20 @@
-// What may run, in layers: the process's usable mask (detected, then the
+// What may run, in layers: the process's usable set (detected, then the
 // env masks or a test's cpud_set_usable_mask, minus what the program turned
 // off with cpud_set_disabled_features) and each thread's own restriction
 // (cpud_set_thread_allowed, the guards of dispatch.hpp). Every change makes
 // each registered dispatched function select again.
 //
 // Why bit 0 of cpud__usable: it is the inline fast path's licence. Set, the
-// mask is the answer for every thread (no thread is restricted); clear, the
+// set is the answer for every thread (no thread is restricted); clear, the
 // caller takes cpud__usable_slow(), which initialises or applies the calling
 // thread's restriction. So while no thread restricts itself, a query is one
 // load and a dispatched call one load and an indirect call, as before
 // guards existed; while some thread does, C++ dispatchers route calls through
 // a per-call selection (dispatch.hpp) and C macros query per call anyway.
+//
+// Sets wider than one word: a reader that needs every word (a whole
+// cpud_mask) copies them under a sequence count, so it never mixes two
+// sets; cpud_have() reads one word, which is closed for its own bits.
 #include "detect.h"
 
 namespace cpud::internal {
@@ -19,24 +23,30 @@ namespace {
 // Changes are rare (start-up, tests, a production switch): one spin lock
 // orders them; readers never take it.
 int g_lock = 0;
-std::uint64_t g_base = 0;      // closed: the env outcome, or cpud_set_usable_mask's mask
-std::uint64_t g_disabled = 0;  // cpud_set_disabled_features
-std::uint64_t g_process = 0;   // closed: g_base without the disabled features (and what implies them)
-int g_restricted = 0;          // threads whose allowed set is not everything
+feature_set g_detected;  // closed: what the CPU (or an assumed one) has
+feature_set g_base;      // closed: the env outcome, or cpud_set_usable_mask's set
+feature_set g_disabled;  // cpud_set_disabled_features
+feature_set g_process;   // closed: g_base without the disabled features (and what implies them)
+int g_restricted = 0;    // threads whose allowed set is not everything
 int g_ready = 0;
-unsigned g_epoch = 0;          // bumped by every change (dispatch.hpp re-checks it)
+unsigned g_epoch = 0;    // bumped by every change (dispatch.hpp re-checks it)
+unsigned g_seq = 0;      // odd while cpud__usable's words are being written
 
-// The calling thread's allowed set and its usable mask for one process mask.
+// The calling thread's allowed set and its usable set for one process set.
 // initial-exec: no __tls_get_addr call (a dynamic-loader symbol, not libc's)
-// and a cheaper access on every guarded call; 24 bytes fit the static TLS
-// glibc keeps for libraries loaded with dlopen.
+// and a cheaper access on every guarded call; these few words fit the
+// static TLS glibc keeps for libraries loaded with dlopen.
 #define CPUD_TLS __thread __attribute__((tls_model("initial-exec")))
-CPUD_TLS std::uint64_t t_allowed = ~std::uint64_t{0};
-CPUD_TLS std::uint64_t t_seen = 0;  // the process mask t_mask is for; 0: none yet
-CPUD_TLS std::uint64_t t_mask = 0;
+CPUD_TLS int t_restricted = 0;  // t_allowed is not everything
+CPUD_TLS feature_set t_allowed;
+CPUD_TLS unsigned t_seen = 0;  // the epoch t_mask is for, plus 1; 0: none yet
+CPUD_TLS feature_set t_mask;
 
-std::uint64_t all_features() {
-  return CPUD_FEATURE_COUNT >= 63 ? ~std::uint64_t{1} : ((std::uint64_t{1} << (CPUD_FEATURE_COUNT + 1)) - 2);
+// Every feature's bit and no other.
+constexpr feature_set all_features() {
+  feature_set s;
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) s |= feature_set(id);
+  return s;
 }
 
 void lock() {
@@ -46,27 +56,51 @@ void lock() {
 }
 void unlock() { __atomic_store_n(&g_lock, 0, __ATOMIC_RELEASE); }
 
-// Under the lock: publish the process mask, bump the epoch, then make every
+// A consistent copy of cpud__usable's words (bit 0 included).
+feature_set read_usable() {
+  feature_set m;
+  for (;;) {
+    const unsigned s1 = __atomic_load_n(&g_seq, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < CPUD_MASK_WORDS; ++i) m.w[i] = __atomic_load_n(&cpud__usable[i], __ATOMIC_ACQUIRE);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (!(s1 & 1u) && __atomic_load_n(&g_seq, __ATOMIC_RELAXED) == s1) return m;
+  }
+}
+
+// Under the lock: publish the process set, bump the epoch, then make every
 // registered function select again on its next call. A function that is
 // selecting at this moment sees the new epoch and selects again too.
 void publish_locked() {
   // g_base is closed and the disabled set holds no baseline feature, so the
   // baseline features g_base has stay.
-  const std::uint64_t process = close_over_implied(g_base & ~g_disabled);
-  __atomic_store_n(&g_process, process, __ATOMIC_SEQ_CST);
-  __atomic_store_n(&cpud__usable, process | (g_restricted ? 0u : 1u), __ATOMIC_SEQ_CST);
+  g_process = close_over_implied(g_base & ~g_disabled);
+  __atomic_add_fetch(&g_seq, 1, __ATOMIC_SEQ_CST);
+  for (int i = CPUD_MASK_WORDS - 1; i >= 0; --i) {
+    // Word 0 last: its licence bit is what the inline fast path reads first.
+    const std::uint64_t w = g_process.w[i] | (i == 0 && !g_restricted ? 1u : 0u);
+    __atomic_store_n(&cpud__usable[i], w, __ATOMIC_SEQ_CST);
+  }
+  __atomic_add_fetch(&g_seq, 1, __ATOMIC_SEQ_CST);
   __atomic_add_fetch(&g_epoch, 1, __ATOMIC_SEQ_CST);
   for (const cpud_function *f = cpud_functions(); f; f = f->next) f->reset();
+}
+
+feature_set process_locked_copy() {
+  lock();
+  const feature_set p = g_process;
+  unlock();
+  return p;
 }
 
 }  // namespace
 
 // features.cpp, once the env masks are read: the first caller publishes,
 // later ones (racing initialisers) change nothing. True for the first.
-bool publish_initial(std::uint64_t usable) {
+bool publish_initial(const cpud_mask &detected, const cpud_mask &usable) {
   lock();
   const bool first = !g_ready;
   if (first) {
+    g_detected = detected;
     g_base = usable;
     publish_locked();
     __atomic_store_n(&g_ready, 1, __ATOMIC_RELEASE);
@@ -75,28 +109,49 @@ bool publish_initial(std::uint64_t usable) {
   return first;
 }
 
+void replace_detected(const cpud_mask &detected, const cpud_mask &usable) {
+  lock();
+  g_detected = detected;
+  g_base = close_over_implied((usable & detected) | cpud_baseline_mask());
+  publish_locked();
+  unlock();
+}
+
+cpud_mask detected_features() {
+  (void)cpud_usable_mask();
+  lock();
+  const feature_set d = g_detected;
+  unlock();
+  return d;
+}
+
 }  // namespace cpud::internal
 
 using namespace cpud::internal;
 
 extern "C" {
 
-uint64_t cpud__usable_slow(void) {
+cpud_mask cpud__usable_slow(void) {
   if (!__atomic_load_n(&g_ready, __ATOMIC_ACQUIRE)) cpud__init();
-  const std::uint64_t m = __atomic_load_n(&cpud__usable, __ATOMIC_ACQUIRE);
-  if (m & 1u) return m;
-  const std::uint64_t process = m | 1u;
-  if (t_allowed == ~std::uint64_t{0}) return process;
-  if (t_seen != process) {
-    t_mask = close_over_implied(process & (t_allowed | cpud_baseline_mask())) | cpud_baseline_mask() | 1u;
-    t_seen = process;
+  // The epoch before the set: a change in between only costs a recompute.
+  const unsigned epoch = __atomic_load_n(&g_epoch, __ATOMIC_SEQ_CST);
+  feature_set m = read_usable();
+  const bool shared = m.w[0] & 1u;
+  m.w[0] &= ~std::uint64_t{1};
+  if (shared || !t_restricted) return m;
+  // This thread's set for the current process set, computed once per change.
+  if (t_seen != epoch + 1) {
+    t_mask = close_over_implied(m & (t_allowed | cpud_baseline_mask())) | cpud_baseline_mask();
+    t_seen = epoch + 1;
   }
   return t_mask;
 }
 
-uint64_t cpud__process_mask(void) {
+int cpud__have_slow(int feature) { return cpud_mask_has(cpud__usable_slow(), feature); }
+
+cpud_mask cpud__process_mask(void) {
   (void)cpud_usable_mask();
-  return __atomic_load_n(&g_process, __ATOMIC_SEQ_CST) | 1u;
+  return process_locked_copy();
 }
 
 unsigned cpud__epoch(void) { return __atomic_load_n(&g_epoch, __ATOMIC_SEQ_CST); }
@@ -110,44 +165,48 @@ void cpud__reselect(cpud_function *f) {
   unlock();
 }
 
-uint64_t cpud_set_usable_mask(uint64_t mask) {
+cpud_mask cpud_set_usable_mask(cpud_mask mask) {
   (void)cpud_usable_mask();
   lock();
-  const std::uint64_t prev = g_base | 1u;
-  // Closed over implied features, like every usable mask: a feature whose
+  const feature_set prev = g_base;
+  // Closed over implied features, like every usable set: a feature whose
   // implied features are masked off is off too, so the C macros (every
   // feature a target needs) and the C++ dispatcher (the target's own bit)
   // pick the same target.
-  g_base = close_over_implied((mask & cpud_detected_mask()) | cpud_baseline_mask());
+  g_base = close_over_implied((feature_set(mask) & g_detected) | cpud_baseline_mask());
   publish_locked();
   unlock();
   return prev;
 }
 
-uint64_t cpud_disabled_features(void) {
+cpud_mask cpud_disabled_features(void) {
   (void)cpud_usable_mask();
-  return __atomic_load_n(&g_disabled, __ATOMIC_SEQ_CST);
+  lock();
+  const feature_set d = g_disabled;
+  unlock();
+  return d;
 }
 
-int cpud_set_disabled_features(uint64_t features) {
+int cpud_set_disabled_features(cpud_mask features) {
   (void)cpud_usable_mask();
-  features &= all_features();
-  if (features & cpud_baseline_mask()) return -1;
+  const feature_set f = feature_set(features) & all_features();
+  if (!(f & cpud_baseline_mask()).empty()) return -1;
   lock();
-  __atomic_store_n(&g_disabled, features, __ATOMIC_SEQ_CST);
+  g_disabled = f;
   publish_locked();
   unlock();
   return 0;
 }
 
-uint64_t cpud_thread_allowed(void) { return t_allowed; }
+cpud_mask cpud_thread_allowed(void) { return t_restricted ? t_allowed : feature_set::all(); }
 
-uint64_t cpud_set_thread_allowed(uint64_t allowed) {
+cpud_mask cpud_set_thread_allowed(cpud_mask allowed) {
   (void)cpud_usable_mask();
-  allowed |= ~all_features();  // bits of no feature restrict nothing
-  const std::uint64_t prev = t_allowed;
-  const bool was = prev != ~std::uint64_t{0}, now = allowed != ~std::uint64_t{0};
-  t_allowed = allowed;
+  const feature_set a = feature_set(allowed) | ~all_features();  // bits of no feature restrict nothing
+  const cpud_mask prev = cpud_thread_allowed();
+  const bool was = t_restricted != 0, now = !(~a & all_features()).empty();
+  t_allowed = a;
+  t_restricted = now;
   t_seen = 0;
   if (was != now) {
     lock();
@@ -160,12 +219,12 @@ uint64_t cpud_set_thread_allowed(uint64_t allowed) {
   return prev;
 }
 
-uint64_t cpud_close_over_implied(uint64_t mask) { return close_over_implied(mask & all_features()); }
+cpud_mask cpud_close_over_implied(cpud_mask mask) { return close_over_implied(feature_set(mask) & all_features()); }
 
-uint64_t cpud_with_implied(uint64_t mask) {
-  std::uint64_t out = 0;
+cpud_mask cpud_with_implied(cpud_mask mask) {
+  feature_set out;
   for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
-    if ((mask >> id) & 1u) out |= (std::uint64_t{1} << id) | implied_mask(id);
+    if (cpud_mask_has(mask, id)) out |= feature_set(id) | implied_mask(id);
   return out;
 }
 

@@ -23,7 +23,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
 import doc_blocks  # noqa: E402  (test/doc_blocks.py)
+from resolved import read_resolved  # noqa: E402  (test/configure/resolved.py)
 
 # x86_64 rows in interest order: only used to spell expectations briefly.
 X86 = ('SSE SSE2 SSE3 SSSE3 SSE41 POPCNT SSE42 CX16 LAHF X86_V2 AES PCLMULQDQ AVX XOP FMA4 F16C '
@@ -152,19 +154,6 @@ CASES = {
                                   error=[r'ERROR: Assert failed: cpudispatch: dispatch source "sum": unknown target "avx3" in '
                                          r'"baseline avx3"; valid names on x86_64: baseline SSE SSE2 ']),
 }
-
-
-def read_resolved(build):
-    path = os.path.join(build, 'subprojects', 'cpudispatch', 'include', 'cpudispatch_targets.txt')
-    res = {'baseline': [], 'dispatch': []}
-    with open(path) as fh:
-        for line in fh:
-            w = line.split()
-            if w and w[0] == 'baseline':
-                res['baseline'] = w[1:]
-            elif w and w[0] == 'target':
-                res['dispatch'].append(w[1])
-    return res
 
 
 def native_expectation():

@@ -59,14 +59,14 @@ static void two_sources(void) {
 #include "cpudispatch/cpudispatch.h"
 
 static void introspect(void) {
-  uint64_t usable = cpud_usable_mask(), detected = cpud_detected_mask(), base = cpud_baseline_mask();
-  assert((usable & 1) && !(detected & 1) && !(base & 1));  /* bit 0 only in the usable mask */
-  assert((base & ~usable) == 0 && (usable & ~detected) == 1);  /* baseline <= usable <= detected */
-  assert(cpud_have(CPUD_FEATURE_NONE) == 1);
+  cpud_mask usable = cpud_usable_mask(), detected = cpud_detected_mask(), base = cpud_baseline_mask();
+  assert(cpud_mask_equal(cpud_mask_and(base, usable), base));          /* baseline <= usable */
+  assert(cpud_mask_equal(cpud_mask_and(usable, detected), usable));    /* usable <= detected */
+  assert(cpud_have(CPUD_FEATURE_NONE) == 0 && cpud_have(CPUD_FEATURE_COUNT + 1) == 0);
   for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
     const char *name = cpud_feature_name(id);  /* "SSE", "SSE2", ...: table order */
     assert(name && cpud_feature_by_name(name) == id);
-    assert(cpud_have(id) == (int)((usable >> id) & 1));
+    assert(cpud_have(id) == cpud_mask_has(usable, id));
   }
   assert(cpud_feature_name(0) == NULL && cpud_feature_name(CPUD_FEATURE_COUNT + 1) == NULL);
   assert(cpud_feature_by_name("no-such-feature") == 0 && cpud_feature_by_name(NULL) == 0);
@@ -102,23 +102,25 @@ _Static_assert(CPUD_EXIT_ENV == 78, "a bad DISABLE/ENABLE_CPU_FEATURES variable"
 /* api-exit:end */
 
 /* api-config:start */
-#define BASELINE_BIT(NAME) | CPUD_BIT(NAME)
+#define BASELINE_ADD(NAME) base = cpud_mask_with(base, CPUD_FEATURE_##NAME);
 
 static void build_facts(void) {
   printf("%s: baseline %s; dispatch targets %s\n", CPUD_ARCH, CPUD_BASELINE_NAMES, CPUD_DISPATCH_NAMES);
-  assert((0 CPUD_WITH_BASELINE(BASELINE_BIT)) == cpud_baseline_mask());
+  cpud_mask base = cpud_mask_none();
+  CPUD_WITH_BASELINE(BASELINE_ADD)
+  assert(cpud_mask_equal(base, cpud_baseline_mask()));
 }
 /* api-config:end */
 
 /* api-mask:start */
 static void masks_for_tests(void) {
-  uint64_t prev = cpud_set_usable_mask(0);  /* only the baseline stays usable */
+  cpud_mask prev = cpud_set_usable_mask(cpud_mask_none());  /* only the baseline stays usable */
   const int v[4] = {1, 2, 3, 4};
   char log[32] = "";
   int s = CPUD_DISPATCH_CALL(sum, (v, 4, log));  /* checks the mask on every call */
   assert(s == 10 && strcmp(log, "baseline ") == 0);
   cpud_set_usable_mask(prev);  /* restores */
-  assert(cpud_usable_mask() == prev);
+  assert(cpud_mask_equal(cpud_usable_mask(), prev));
 }
 /* api-mask:end */
 
@@ -139,20 +141,22 @@ static void expected_all(char *out) {
   }
 }
 
-static uint64_t implied_of(int id) {
-  uint64_t m = 0;
-#define IMPL(NAME, MASK) if (id == CPUD_FEATURE_##NAME) m = (MASK);
+static cpud_mask implied_of(int id) {
+  cpud_mask m = cpud_mask_none();
+#define IMPL(NAME, F) \
+  if (id == CPUD_FEATURE_##NAME) m = cpud_mask_with(m, CPUD_FEATURE_##F);
   CPUD_FEATURE_IMPLIES(IMPL)
 #undef IMPL
   return m;
 }
 
-static uint64_t g_checked;
-#define RECORD(F) (g_checked |= CPUD_BIT(F), 1)
-#define EXPECT_CHECKS(CHK_EXPR, T, ...)                                                \
-  g_checked = 0;                                                                      \
-  (void)(CHK_EXPR);                                                                   \
-  EXPECT(g_checked == ((implied_of(CPUD_FEATURE_##T) | CPUD_BIT(T)) & ~cpud_baseline_mask()));
+static cpud_mask g_checked;
+#define RECORD(F) (g_checked = cpud_mask_with(g_checked, CPUD_FEATURE_##F), 1)
+#define EXPECT_CHECKS(CHK_EXPR, T, ...)                                                                        \
+  g_checked = cpud_mask_none();                                                                              \
+  (void)(CHK_EXPR);                                                                                         \
+  EXPECT(cpud_mask_equal(g_checked, cpud_mask_andnot(cpud_mask_with(implied_of(CPUD_FEATURE_##T), CPUD_FEATURE_##T), \
+                                                     cpud_baseline_mask())));
 #define COUNT_BASELINE(N) ++*(N);
 static void record_checks_of_sum(void) {
   int n = 0;
@@ -191,17 +195,26 @@ static void sentences(void) {
   EXPECT(k == calls);
   /* With CPUD_HAVE as CHK, a target's CHECK equals its own CPUD_HAVE bit,
    * under any mask, and every usable mask is closed over implied features. */
-  uint64_t prev = cpud_usable_mask();
-  const uint64_t det = cpud_detected_mask();
-  uint64_t masks[] = {0, ~UINT64_C(0), det & ~(det >> 1), det & UINT64_C(0x5555555555555555),
-                      det & UINT64_C(0xAAAAAAAAAAAAAAAA)};
+  cpud_mask prev = cpud_usable_mask();
+  const cpud_mask det = cpud_detected_mask();
+  /* none, all, and detected features thinned three ways: every other id
+   * present, every other id (odd, even), so that sets miss implied
+   * features in varied ways. */
+  cpud_mask masks[5] = {cpud_mask_none(), cpud_mask_all(), cpud_mask_none(), cpud_mask_none(), cpud_mask_none()};
+  int present = 0;
+  for (int f = 1; f <= CPUD_FEATURE_COUNT; ++f) {
+    if (!cpud_mask_has(det, f)) continue;
+    if (present++ % 2 == 0) masks[2] = cpud_mask_with(masks[2], f);
+    masks[f % 2 ? 3 : 4] = cpud_mask_with(masks[f % 2 ? 3 : 4], f);
+  }
   for (size_t i = 0; i < sizeof masks / sizeof masks[0]; ++i) {
     cpud_set_usable_mask(masks[i]);
     CPUD_sum__DISPATCH_CALL(CPUD_HAVE, SAME_AS_OWN_BIT, ~)
     CPUD_fast__DISPATCH_CALL(CPUD_HAVE, SAME_AS_OWN_BIT, ~)
-    uint64_t m = cpud_usable_mask();
-    EXPECT((m & ~det) == 1 && (m & cpud_baseline_mask()) == cpud_baseline_mask());
-#define CLOSED(NAME, IMPLIED) EXPECT(!(m & CPUD_BIT(NAME)) || (m & (IMPLIED)) == (IMPLIED));
+    cpud_mask m = cpud_usable_mask();
+    EXPECT(cpud_mask_equal(cpud_mask_andnot(m, det), cpud_mask_none()) &&
+           cpud_mask_equal(cpud_mask_and(m, cpud_baseline_mask()), cpud_baseline_mask()));
+#define CLOSED(NAME, F) EXPECT(!cpud_mask_has(m, CPUD_FEATURE_##NAME) || cpud_mask_has(m, CPUD_FEATURE_##F));
     CPUD_FEATURE_IMPLIES(CLOSED)
 #undef CLOSED
   }
@@ -214,17 +227,18 @@ static void sentences(void) {
   EXPECT(CPUD_FEATURE_##NAME == ++id && INTEREST > last_interest), last_interest = INTEREST;
   CPUD_FEATURES(IN_ORDER)
 #undef IN_ORDER
-  EXPECT(id == CPUD_FEATURE_COUNT && CPUD_FEATURE_COUNT < 64);
-  /* Bits above the table are never set. */
-  for (int i = CPUD_FEATURE_COUNT + 1; i < 64; ++i) EXPECT(cpud_have(i) == 0);
+  EXPECT(id == CPUD_FEATURE_COUNT && CPUD_MASK_WORDS == CPUD_FEATURE_COUNT / 64 + 1);
+  /* Ids of no feature are never usable. */
+  for (int i = CPUD_FEATURE_COUNT + 1; i < 64 * CPUD_MASK_WORDS + 64; ++i) EXPECT(cpud_have(i) == 0);
+  EXPECT(cpud_have(0) == 0 && cpud_have(-1) == 0);
   /* The config header's lists: names of the baseline mask, dispatch targets
    * highest interest first, the arch macro matching CPUD_ARCH. */
   char names[1024] = "";
   for (int i = 1; i <= CPUD_FEATURE_COUNT; ++i)
-    if (cpud_baseline_mask() >> i & 1) strcat(strcat(names, names[0] ? " " : ""), cpud_feature_name(i));
+    if (cpud_mask_has(cpud_baseline_mask(), i)) strcat(strcat(names, names[0] ? " " : ""), cpud_feature_name(i));
   EXPECT(strcmp(names, CPUD_BASELINE_NAMES) == 0);
   names[0] = 0;
-  int last = 64;
+  int last = CPUD_FEATURE_COUNT + 1;
 #define DISPATCH_NAME(NAME) \
   EXPECT(CPUD_FEATURE_##NAME < last), last = CPUD_FEATURE_##NAME, strcat(strcat(names, names[0] ? " " : ""), #NAME);
   CPUD_WITH_DISPATCH(DISPATCH_NAME)
@@ -244,10 +258,10 @@ static void sentences(void) {
 #endif
   EXPECT(strcmp(arch_macro, CPUD_ARCH) == 0);
   /* Every mask is closed; names outside the table are NULL. */
-  const uint64_t closed_masks[] = {cpud_detected_mask(), cpud_baseline_mask()};
+  const cpud_mask closed_masks[] = {cpud_detected_mask(), cpud_baseline_mask()};
   for (size_t i = 0; i < 2; ++i) {
-    uint64_t m = closed_masks[i];
-#define CLOSED(NAME, IMPLIED) EXPECT(!(m & CPUD_BIT(NAME)) || (m & (IMPLIED)) == (IMPLIED));
+    cpud_mask m = closed_masks[i];
+#define CLOSED(NAME, F) EXPECT(!cpud_mask_has(m, CPUD_FEATURE_##NAME) || cpud_mask_has(m, CPUD_FEATURE_##F));
     CPUD_FEATURE_IMPLIES(CLOSED)
 #undef CLOSED
   }
@@ -270,7 +284,7 @@ static int none_mode(void) {
     printf("has-baseline: %s\n", CPUD_fast__TARGET_NAMES);
     return 0;
   }
-  cpud_set_usable_mask(0);
+  cpud_set_usable_mask(cpud_mask_none());
   EXPECT(CPUD_DISPATCH_SELECT(fast) == NULL);
   printf("calling fast\n");
   fflush(stdout);

@@ -53,19 +53,19 @@ CPUD_DISPATCH(int, fast, (const int *, int, char *));
 void scoped() {
   float x = 1.0f;
   const std::string before = scale(&x, 1, 1.0f);
-  const std::uint64_t saved = cpud_usable_mask();
+  const cpud::feature_set saved = cpud_usable_mask();
   {
-    cpud::scoped_features only_baseline(0);  // no target but the baseline build
+    cpud::scoped_features only_baseline({});  // no target but the baseline build
     assert(std::strcmp(scale(&x, 1, 1.0f), "baseline") == 0);  // selected again
-    assert(cpud_usable_mask() == (cpud_baseline_mask() | 1));
+    assert(cpud_usable_mask() == cpud_baseline_mask());
   }
   assert(scale(&x, 1, 1.0f) == before && cpud_usable_mask() == saved);  // restored
   {
-    cpud::scoped_features everything(~UINT64_C(0));  // cannot add what the CPU lacks
-    assert((cpud_usable_mask() & ~cpud_detected_mask()) == 1);
+    cpud::scoped_features everything(cpud::feature_set::all());  // cannot add what the CPU lacks
+    assert((cpud_usable_mask() & ~cpud::feature_set(cpud_detected_mask())).empty());
   }
 #if defined(CPUD_ARCH_X86_64)
-  if (CPUD_HAVE(X86_V3) && !(cpud_baseline_mask() & CPUD_BIT(BMI))) {
+  if (CPUD_HAVE(X86_V3) && !cpud_mask_has(cpud_baseline_mask(), CPUD_FEATURE_BMI)) {
     cpud::scoped_features no_bmi(cpud_detected_mask() & ~CPUD_BIT(BMI));
     assert(!CPUD_HAVE(X86_V3) && CPUD_HAVE(AVX2));  // a level lacking a member is off
     assert(std::strcmp(scale(&x, 1, 1.0f), "X86_V3") != 0);
@@ -82,7 +82,7 @@ void guards() {
   const std::string top = scale(&x, 1, 1.0f);
   std::string in_thread;
   std::thread t([&] {
-    cpud::only_features guard(0);  // this thread: the baseline build only
+    cpud::only_features guard({});  // this thread: the baseline build only
     in_thread = scale(&x, 1, 1.0f);
   });
   t.join();
@@ -90,7 +90,7 @@ void guards() {
 #if defined(CPUD_ARCH_X86_64)
   if (cpud_set_disabled_features(CPUD_BIT(AVX512F)) == 0) {  // e.g. where AVX-512 is slower
     assert(std::strncmp(scale(&x, 1, 1.0f), "AVX512", 6) != 0);
-    cpud_set_disabled_features(0);  // back on
+    cpud_set_disabled_features(cpud_mask_none());  // back on
   }
 #endif
   assert(scale(&x, 1, 1.0f) == top);
@@ -134,10 +134,10 @@ __attribute__((constructor(102))) static void early_call() {
 
 namespace {
 
-std::uint64_t implied(int id) {
-  std::uint64_t m = 0;
-#define IMPL(NAME, MASK) \
-  if (id == CPUD_FEATURE_##NAME) m = (MASK);
+cpud::feature_set implied(int id) {
+  cpud::feature_set m;
+#define IMPL(NAME, F) \
+  if (id == CPUD_FEATURE_##NAME) m |= CPUD_BIT(F);
   CPUD_FEATURE_IMPLIES(IMPL)
 #undef IMPL
   return m;
@@ -150,7 +150,7 @@ const cpud_function *registered(const char *name) {
 }
 
 #define DOCS_IS_ONE(M) (CPUD_STR(M)[0] == '1' && CPUD_STR(M)[1] == 0)
-#define DOCS_HAVE_BIT(NAME, ...) | (DOCS_IS_ONE(CPUD_HAVE_##NAME) ? CPUD_BIT(NAME) : 0)
+#define DOCS_HAVE_BIT(NAME, ...) | (DOCS_IS_ONE(CPUD_HAVE_##NAME) ? CPUD_BIT(NAME) : cpud::feature_set())
 
 void sentences() {
   static_assert(std::is_const_v<decltype(scale)>);
@@ -211,16 +211,17 @@ void sentences() {
     float one = 1.0f;
     EXPECT(std::strcmp(se[i].fn(&one, 1, 1.0f), se[i].name) == 0);  // CPUD_TARGET_NAME
     const int id = se[i].feature;
-    const std::uint64_t own = id ? implied(id) | (UINT64_C(1) << id) : 0;
+    const cpud::feature_set own = id ? implied(id) | cpud::feature_set(id) : cpud::feature_set();
     EXPECT(have[i].fn() == (cpud_baseline_mask() | own));
-    EXPECT(target[i].fn() == (id ? own : 1));
+    const cpud::feature_set t = target[i].fn();
+    EXPECT(t == own && (t.w[0] & 1) == (id == 0));  // bit 0: CPUD_TARGET_IS_BASELINE
     const void *helper = nullptr;
     EXPECT(std::string(ns[i].fn(&helper)) == std::string("cpud_target_") + se[i].name);
     helpers.insert(helper);
   }
   EXPECT(usable >= 1 && static_cast<int>(helpers.size()) == usable);
   // Ordinary code is baseline code.
-  EXPECT((0 CPUD_FEATURES(DOCS_HAVE_BIT)) == cpud_baseline_mask());
+  EXPECT((cpud::feature_set() CPUD_FEATURES(DOCS_HAVE_BIT)) == cpud_baseline_mask());
 #if defined(CPUD_TARGET_IS_BASELINE)
   EXPECT(std::strcmp(CPUD_TARGET_NAME, "baseline") == 0);
 #else
@@ -231,20 +232,22 @@ void sentences() {
   static_assert(!std::is_copy_constructible_v<cpud::scoped_features>);
   static_assert(!std::is_copy_assignable_v<cpud::scoped_features>);
   {
-    const std::uint64_t outer = cpud_usable_mask();
-    cpud::scoped_features a(0);
+    const cpud::feature_set outer = cpud_usable_mask();
     {
-      cpud::scoped_features b(~UINT64_C(0));
-      EXPECT(cpud_usable_mask() == (cpud_detected_mask() | 1));
+      cpud::scoped_features a({});
+      {
+        cpud::scoped_features b(cpud::feature_set::all());
+        EXPECT(cpud_usable_mask() == cpud_detected_mask());
+      }
+      EXPECT(cpud_usable_mask() == cpud_baseline_mask());
     }
-    EXPECT(cpud_usable_mask() == (cpud_baseline_mask() | 1));
-    (void)outer;
+    EXPECT(cpud_usable_mask() == outer);
   }
   // cpud_set_usable_mask returns the previous mask and re-selects.
-  const std::uint64_t prev = cpud_set_usable_mask(0);
+  const cpud::feature_set prev = cpud_set_usable_mask(cpud_mask_none());
   float x = 1.0f;
   EXPECT(std::strcmp(scale(&x, 1, 1.0f), "baseline") == 0);
-  EXPECT(cpud_set_usable_mask(prev) == (cpud_baseline_mask() | 1));
+  EXPECT(cpud_set_usable_mask(prev) == cpud_baseline_mask());
   EXPECT(cpud_usable_mask() == prev);
 }
 
@@ -255,7 +258,7 @@ int none_mode(bool through_get) {
     std::printf("has-baseline: %s\n", CPUD_fast__TARGET_NAMES);
     return 0;
   }
-  cpud::scoped_features nothing(0);
+  cpud::scoped_features nothing({});
   auto fn = fast.get();  // never null: a function that aborts
   EXPECT(fn != nullptr && std::strcmp(fast.selected_name(), "none") == 0);
   const cpud_function *f = registered("fast");
@@ -270,7 +273,7 @@ int none_mode(bool through_get) {
 // A usable target of scale other than the baseline (its feature name), or "".
 const char *probe() {
   for (auto *e = scale.targets(); e->fn; ++e)
-    if (e->feature && decltype(scale)::usable(*e) && !(cpud_baseline_mask() >> e->feature & 1)) return e->name;
+    if (e->feature && decltype(scale)::usable(*e) && !cpud_mask_has(cpud_baseline_mask(), e->feature)) return e->name;
   return "";
 }
 
@@ -278,9 +281,9 @@ const char *probe() {
 // the CPU has, so inside it the environment's mask no longer applies.
 int env_check(const char *name) {
   const int id = cpud_feature_by_name(name);
-  EXPECT(id > 0 && (cpud_detected_mask() >> id & 1) && !cpud_have(id));
+  EXPECT(id > 0 && cpud_mask_has(cpud_detected_mask(), id) && !cpud_have(id));
   {
-    cpud::scoped_features all(~UINT64_C(0));
+    cpud::scoped_features all(cpud::feature_set::all());
     EXPECT(cpud_have(id));
   }
   EXPECT(!cpud_have(id));

@@ -9,8 +9,8 @@
 #include "scale.dispatch.h"
 #include "cpudispatch/dispatch.hpp"
 
-CPUD_DISPATCH(std::uint64_t, scale_have, ());
-CPUD_DISPATCH(std::uint64_t, scale_target, ());
+CPUD_DISPATCH(cpud_mask, scale_have, ());
+CPUD_DISPATCH(cpud_mask, scale_target, ());
 CPUD_DISPATCH(const char *, scale_ns, (const void **));
 
 // api_cxx_tu2.cpp: selects scale_have from the other translation unit and

@@ -30,17 +30,18 @@ const char *CPUD_FN(scale)(float *p, std::size_t n, float k) {
 
 // 1 when the macro M is defined as 1 here (M itself is spelled otherwise).
 #define DOCS_IS_ONE(M) (CPUD_STR(M)[0] == '1' && CPUD_STR(M)[1] == 0)
-#define DOCS_HAVE_BIT(NAME, ...) | (DOCS_IS_ONE(CPUD_HAVE_##NAME) ? CPUD_BIT(NAME) : 0)
-#define DOCS_TARGET_BIT(NAME, ...) | (DOCS_IS_ONE(CPUD_TARGET_##NAME) ? CPUD_BIT(NAME) : 0)
+#define DOCS_HAVE_BIT(NAME, ...) | (DOCS_IS_ONE(CPUD_HAVE_##NAME) ? CPUD_BIT(NAME) : cpud::feature_set())
+#define DOCS_TARGET_BIT(NAME, ...) | (DOCS_IS_ONE(CPUD_TARGET_##NAME) ? CPUD_BIT(NAME) : cpud::feature_set())
 
-// Which CPUD_HAVE_<F> this build defines, as a mask.
-std::uint64_t CPUD_FN(scale_have)() { return 0 CPUD_FEATURES(DOCS_HAVE_BIT); }
+// Which CPUD_HAVE_<F> this build defines, as a mask (a cpud_mask: the C
+// type crosses between targets; each target has its own feature_set).
+cpud_mask CPUD_FN(scale_have)() { return cpud::feature_set() CPUD_FEATURES(DOCS_HAVE_BIT); }
 
 // Which CPUD_TARGET_<F> this build defines, as a mask; bit 0: CPUD_TARGET_IS_BASELINE.
-std::uint64_t CPUD_FN(scale_target)() {
-  std::uint64_t m = 0 CPUD_FEATURES(DOCS_TARGET_BIT);
+cpud_mask CPUD_FN(scale_target)() {
+  cpud::feature_set m = cpud::feature_set() CPUD_FEATURES(DOCS_TARGET_BIT);
 #if defined(CPUD_TARGET_IS_BASELINE)
-  m |= 1;
+  m.w[0] |= 1;
 #endif
   return m;
 }

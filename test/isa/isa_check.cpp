@@ -42,7 +42,7 @@ int main(int argc, char **argv) {
       std::printf("FAIL: unknown target %s\n", want);
       return 1;
     }
-    if (!((cpud_detected_mask() >> id) & 1u)) {
+    if (!cpud_mask_has(cpud_detected_mask(), id)) {
       std::printf("SKIP: this CPU lacks %s\n", want);
       return 77;
     }

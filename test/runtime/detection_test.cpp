@@ -4,11 +4,22 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <ostream>
 #include <string>
 
 #include "cpu_oracle.h"
 #include "detect.h"
 #include "cpudispatch/cpudispatch.h"
+
+// Failure messages name the features of a set (gtest finds PrintTo by
+// argument-dependent lookup through feature_set's base, cpud_mask). The same
+// inline definition in each file of runtime_test.
+inline void PrintTo(const cpud::feature_set &s, std::ostream *os) {
+  *os << '{';
+  for (int id = 1, n = 0; id <= CPUD_FEATURE_COUNT; ++id)
+    if (s.has(id)) *os << (n++ ? " " : "") << cpud_feature_name(id);
+  *os << '}';
+}
 
 namespace {
 
@@ -33,11 +44,11 @@ TEST(Detection, EveryFeatureMatchesProcCpuinfo) {
     GTEST_SKIP() << "no CPU-feature oracle for " << CPUD_ARCH
                  << " here (set CPUD_TEST_CPU_FLAGS under emulation)";
   ASSERT_EQ(rows->size(), static_cast<size_t>(CPUD_FEATURE_COUNT)) << "oracle and feature table disagree in size";
-  std::uint64_t det = cpud_detected_mask();
+  const cpud::feature_set det = cpud_detected_mask();
   for (const auto &r : *rows) {
     int id = cpud_feature_by_name(r.feature);
     ASSERT_NE(id, 0) << r.feature;
-    EXPECT_EQ(((det >> id) & 1u) != 0, oracle::has_all(have, r.flags))
+    EXPECT_EQ(det.has(id), oracle::has_all(have, r.flags))
         << r.feature << " (cpuinfo flags: " << r.flags << ")";
   }
 }
@@ -64,13 +75,13 @@ TEST(Detection, AgreesWithBuiltinCpuSupports) {
       {"AVX512VPOPCNTDQ", __builtin_cpu_supports("avx512vpopcntdq") != 0},
       {"POPCNT", __builtin_cpu_supports("popcnt") != 0},
   };
-  std::uint64_t det = cpud_detected_mask();
+  const cpud::feature_set det = cpud_detected_mask();
   for (const auto &r : rows) {
     int id = cpud_feature_by_name(r.feature);
     ASSERT_NE(id, 0) << r.feature;
     // cpudispatch also requires what a feature implies (AVX512F needs AVX2
     // and FMA3), which real CPUs always pair; the builtin looks at one bit.
-    EXPECT_EQ(((det >> id) & 1u) != 0, r.supported) << r.feature;
+    EXPECT_EQ(det.has(id), r.supported) << r.feature;
   }
 }
 #endif
@@ -78,9 +89,9 @@ TEST(Detection, AgreesWithBuiltinCpuSupports) {
 #if defined(__x86_64__)
 TEST(Detection, LibcCpuidCopyAndCpuidInstructionAgree) {
   unsigned before = cpud::internal::cpuid_count();
-  std::uint64_t via_libc = cpud::internal::detect_raw_with(true);
+  const cpud::feature_set via_libc = cpud::internal::detect_raw_with(true);
   unsigned libc_cpuids = cpud::internal::cpuid_count() - before;
-  std::uint64_t via_cpuid = cpud::internal::detect_raw_with(false);
+  const cpud::feature_set via_cpuid = cpud::internal::detect_raw_with(false);
   unsigned direct_cpuids = cpud::internal::cpuid_count() - before - libc_cpuids;
   EXPECT_EQ(via_libc, via_cpuid);
   // Leaves 0, 1, 7.0, 7.1, 0x80000000, 0x80000001 at most.
@@ -94,21 +105,21 @@ TEST(Detection, LibcCpuidCopyAndCpuidInstructionAgree) {
 
 TEST(Detection, GroupsAreTheConjunctionOfTheirMembers) {
   // Independently of the oracle: a feature is usable only with all it implies.
-  std::uint64_t det = cpud_detected_mask();
+  const cpud::feature_set det = cpud_detected_mask();
   for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
-    std::uint64_t need = 0;
-#define ROW(NAME, MASK) \
-  if (id == CPUD_FEATURE_##NAME) need = (MASK);
+    cpud::feature_set need;
+#define ROW(NAME, F) \
+  if (id == CPUD_FEATURE_##NAME) need |= CPUD_BIT(F);
     CPUD_FEATURE_IMPLIES(ROW)
 #undef ROW
-    if ((det >> id) & 1u) {
+    if (det.has(id)) {
       EXPECT_EQ(det & need, need) << cpud_feature_name(id);
     }
   }
 }
 
 TEST(Detection, BaselineIsDetectedOnTheTestMachine) {
-  std::uint64_t b = cpud_baseline_mask();
+  const cpud::feature_set b = cpud_baseline_mask();
   EXPECT_EQ(cpud_detected_mask() & b, b);
   char msg[256] = "untouched";
   EXPECT_EQ(cpud_check_baseline(msg, sizeof msg), 0);

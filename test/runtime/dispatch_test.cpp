@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -10,7 +11,34 @@
 #include "detect.h"
 #include "kernels.h"
 
+// Failure messages name the features of a set (gtest finds PrintTo by
+// argument-dependent lookup through feature_set's base, cpud_mask). The same
+// inline definition in each file of runtime_test.
+inline void PrintTo(const cpud::feature_set &s, std::ostream *os) {
+  *os << '{';
+  for (int id = 1, n = 0; id <= CPUD_FEATURE_COUNT; ++id)
+    if (s.has(id)) *os << (n++ ? " " : "") << cpud_feature_name(id);
+  *os << '}';
+}
+
+using cpud::feature_set;
+
 namespace {
+
+// A set's feature names, for messages.
+std::string names(const feature_set &s) {
+  std::string out = "{";
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
+    if (s.has(id)) out += std::string(out.size() > 1 ? " " : "") + cpud_feature_name(id);
+  return out + "}";
+}
+
+// Feature ids 1..id (what `bit | (bit - 1)` gave, less bit 0).
+feature_set up_to(int id) {
+  feature_set s;
+  for (int i = 1; i <= id; ++i) s |= feature_set(i);
+  return s;
+}
 
 template <class D>
 bool compiled(const D &d, const char *target) {
@@ -53,11 +81,11 @@ TEST(Dispatch, ScopedFeaturesReselectsAndRestores) {
   const std::string before = cpud_demo_count_u8.selected_name();
   (void)cpud_demo_count_u8.get();  // registered
   {
-    cpud::scoped_features only_v3(CPUD_BIT(X86_V3) | (CPUD_BIT(X86_V3) - 1));
+    cpud::scoped_features only_v3(up_to(CPUD_FEATURE_X86_V3));
     std::string inside = cpud_demo_count_u8.selected_name();
     EXPECT_NE(inside, "AVX512_SKX");
     EXPECT_FALSE(cpud_have(CPUD_FEATURE_AVX512F));
-    if ((cpud_detected_mask() & CPUD_BIT(X86_V3)) && compiled(cpud_demo_count_u8, "X86_V3")) {
+    if (feature_set(cpud_detected_mask()).has(CPUD_FEATURE_X86_V3) && compiled(cpud_demo_count_u8, "X86_V3")) {
       EXPECT_EQ(inside, "X86_V3");
     }
     // The cached pointer was dropped: the next call selects under the mask.
@@ -69,7 +97,7 @@ TEST(Dispatch, ScopedFeaturesReselectsAndRestores) {
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(std::string(f->target_name(f->selected())), inside);
     {
-      cpud::scoped_features baseline_only(0);
+      cpud::scoped_features baseline_only(feature_set{});
       EXPECT_EQ(std::string(cpud_demo_count_u8.selected_name()), "baseline");
       EXPECT_EQ(cpud_demo_count_u8(buf, 100, 0), 100u);
       EXPECT_EQ(std::string(f->target_name(f->selected())), "baseline");
@@ -86,35 +114,41 @@ TEST(Dispatch, ScopedFeaturesReselectsAndRestores) {
 // "one feature without one of its implied features" (unclosed on purpose),
 // and pseudo-random ones.
 template <class D, class C>
-void expect_same_pick(const D &d, C c_pick, std::uint64_t mask) {
+void expect_same_pick(const D &d, C c_pick, const feature_set &mask) {
   cpud::scoped_features only(mask);
-  const std::uint64_t m = cpud_usable_mask();
+  const feature_set m = cpud_usable_mask();
   for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
-    std::uint64_t need = cpud::internal::implied_mask(id);
-    if ((m >> id) & 1u) {
+    const feature_set need = cpud::internal::implied_mask(id);
+    if (m.has(id)) {
       EXPECT_EQ(m & need, need) << cpud_feature_name(id) << " usable without all it implies";
     }
   }
   void *cxx = reinterpret_cast<void *>(d.get());
   void *c = reinterpret_cast<void *>(c_pick());
-  EXPECT_EQ(c, cxx) << d.name() << " under mask 0x" << std::hex << mask << ": C++ picked " << d.selected_name();
+  EXPECT_EQ(c, cxx) << d.name() << " under mask " << names(mask) << ": C++ picked " << d.selected_name();
 }
 
 TEST(Dispatch, CAndCxxPickTheSameTargetUnderEveryMask) {
-  const std::uint64_t all = cpud_detected_mask();
-  std::vector<std::uint64_t> masks = {0, all, ~UINT64_C(0)};
+  const feature_set all = cpud_detected_mask();
+  std::vector<feature_set> masks = {feature_set{}, all, feature_set::all()};
   for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
-    masks.push_back(all & ~(UINT64_C(1) << id));
-    std::uint64_t need = cpud::internal::implied_mask(id);
+    masks.push_back(all & ~feature_set(id));
+    const feature_set need = cpud::internal::implied_mask(id);
     for (int j = 1; j <= CPUD_FEATURE_COUNT; ++j)
-      if ((need >> j) & 1u) masks.push_back((all | (UINT64_C(1) << id)) & ~(UINT64_C(1) << j));
+      if (need.has(j)) masks.push_back((all | feature_set(id)) & ~feature_set(j));
   }
+  // Pseudo-random subsets of the detected features: a random bit per
+  // feature id, every word of the set drawn.
   std::uint64_t x = 0x9e3779b97f4a7c15u;
   for (int i = 0; i < 300; ++i) {
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    masks.push_back(x & all);
+    feature_set r;
+    for (std::uint64_t &w : r.w) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      w = x;
+    }
+    masks.push_back(r & all);
   }
-  for (std::uint64_t mask : masks) {
+  for (const feature_set &mask : masks) {
     expect_same_pick(cpud_demo_sum_f32, [] { return CPUD_DISPATCH_SELECT(cpud_demo_sum_f32); }, mask);
     expect_same_pick(cpud_demo_dot_f32, [] { return CPUD_DISPATCH_SELECT(cpud_demo_dot_f32); }, mask);
     expect_same_pick(cpud_demo_count_u8, [] { return CPUD_DISPATCH_SELECT(cpud_demo_count_u8); }, mask);
@@ -125,8 +159,9 @@ TEST(Dispatch, CAndCxxPickTheSameTargetUnderEveryMask) {
 #if defined(CPUD_ARCH_X86_64)
 // The case that once split them: X86_V3's own bit on, one of its members off.
 TEST(Dispatch, ALevelWithoutOneMemberIsNotUsable) {
-  if (!(cpud_detected_mask() & CPUD_BIT(X86_V3))) GTEST_SKIP() << "this CPU lacks X86_V3";
-  if (cpud_baseline_mask() & CPUD_BIT(BMI)) GTEST_SKIP() << "BMI is in the baseline: it cannot be masked";
+  if (!feature_set(cpud_detected_mask()).has(CPUD_FEATURE_X86_V3)) GTEST_SKIP() << "this CPU lacks X86_V3";
+  if (feature_set(cpud_baseline_mask()).has(CPUD_FEATURE_BMI))
+    GTEST_SKIP() << "BMI is in the baseline: it cannot be masked";
   cpud::scoped_features no_bmi(cpud_detected_mask() & ~CPUD_BIT(BMI) & ~CPUD_BIT(AVX512F));
   EXPECT_FALSE(CPUD_HAVE(X86_V3));
   EXPECT_STRNE(cpud_demo_sum_f32.selected_name(), "X86_V3");
@@ -136,8 +171,12 @@ TEST(Dispatch, ALevelWithoutOneMemberIsNotUsable) {
 #endif
 
 TEST(Dispatch, OverrideNeverEnablesWhatTheCpuLacks) {
-  cpud::scoped_features all(~UINT64_C(0));
-  EXPECT_EQ(cpud_usable_mask() & ~UINT64_C(1) & ~cpud_detected_mask(), 0u);
+  cpud::scoped_features all(feature_set::all());
+  // Word by word, every bit: the usable set no longer carries bit 0 either.
+  const cpud_mask usable = cpud_usable_mask(), detected = cpud_detected_mask();
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i)
+    EXPECT_EQ(usable.w[i] & ~detected.w[i], 0u) << "word " << i;
+  EXPECT_EQ(cpud_have(0), 0);
 }
 
 TEST(Dispatch, RegistryListsCompiledTargetsHighestFirst) {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -24,8 +25,33 @@
 #include "expect.h"
 
 using cpud::dtype;
+using cpud::feature_set;
 
 namespace {
+
+// Every bit of every word the same: for what the API documents beyond the
+// features themselves (cpud_mask_all() is "unrestricted"; a usable set
+// carries no bit 0; bits of no feature are dropped).
+bool same_bits(const cpud_mask &a, const cpud_mask &b) {
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i)
+    if (a.w[i] != b.w[i]) return false;
+  return true;
+}
+bool unrestricted() { return same_bits(cpud_thread_allowed(), cpud_mask_all()); }
+// The set of the lowest feature of s (empty if none): what `s & (~s + 1)`
+// gave.
+feature_set lowest(const feature_set &s) {
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
+    if (s.has(id)) return feature_set(id);
+  return feature_set{};
+}
+// A set's feature names, for messages.
+std::string names(const feature_set &s) {
+  std::string out = "{";
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
+    if (s.has(id)) out += std::string(out.size() > 1 ? " " : "") + cpud_feature_name(id);
+  return out + "}";
+}
 
 constexpr cpud::kernel<binary> which_kernels[] = {
     CPUD_KERNEL(add_which, dtype::uint8, dtype::uint8),
@@ -52,9 +78,9 @@ const char *ran_op() {
 
 // The expectation, by the other rule: the first target in table order
 // (highest interest first) whose feature is usable, else the baseline.
-const char *walk_pick(std::uint64_t usable, std::uint64_t off = 0) {
+const char *walk_pick(const feature_set &usable, const feature_set &off = feature_set{}) {
   for (const auto *e = add_which.targets(); e->fn; ++e)
-    if (e->feature == 0 || (((usable >> e->feature) & 1u) && !((off >> e->feature) & 1u))) return e->name;
+    if (e->feature == 0 || (usable.has(e->feature) && !off.has(e->feature))) return e->name;
   return "none";
 }
 bool same(const char *a, const char *b) { return a && b && std::strcmp(a, b) == 0; }
@@ -67,26 +93,36 @@ int feature_of(const char *target) {
 // Every subset of the target features the CPU has, set process-wide: the
 // three call paths run what the table walk picks.
 void key_set_rule_equals_walk() {
-  std::uint64_t feats = 0;
+  feature_set feats;
   for (const auto *e = add_which.targets(); e->fn; ++e)
-    if (e->feature) feats |= std::uint64_t{1} << e->feature;
+    if (e->feature) feats |= feature_set(e->feature);
   EXPECT(feats == decltype(add_which)::keys(), "keys() is the targets' feature set");
   feats &= cpud_detected_mask();
+  std::vector<int> ids;  // the features of feats
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
+    if (feats.has(id)) ids.push_back(id);
+  std::vector<bool> in(ids.size());  // which of them the subset holds: counts up in binary
   int subsets = 0;
-  for (std::uint64_t s = feats;; s = (s - 1) & feats) {
+  for (bool more = true; more;) {
+    feature_set s;
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      if (in[i]) s |= feature_set(ids[i]);
     // Each subset with what its features imply, as a test would mask.
-    const std::uint64_t mask = cpud_with_implied(s);
+    const feature_set mask = cpud_with_implied(s);
     cpud::scoped_features only(mask);
     const char *want = walk_pick(cpud_usable_mask());
     EXPECT(same(ran_cxx(), want) && same(ran_macro(), want) && same(ran_op(), want),
-           "mask %#llx: C++ ran %s, the C macro %s, the operator %s; the walk picks %s",
-           static_cast<unsigned long long>(mask), ran_cxx(), ran_macro(), ran_op(), want);
+           "mask %s: C++ ran %s, the C macro %s, the operator %s; the walk picks %s", names(mask).c_str(),
+           ran_cxx(), ran_macro(), ran_op(), want);
     EXPECT(same(add_which.selected_name(), want), "selected_name %s, want %s", add_which.selected_name(), want);
     ++subsets;
-    if (!s) break;
+    std::size_t i = 0;
+    while (i < in.size() && in[i]) in[i++] = false;
+    if (i < in.size()) in[i] = true;
+    more = i < in.size();
   }
   std::printf("key-set rule: %d subsets of %d target features agree with the table walk\n", subsets,
-              __builtin_popcountll(feats));
+              feats.count());
 }
 
 // What thread A excludes: AVX512F where the top target is an AVX-512 one
@@ -108,7 +144,7 @@ void per_thread_exclusion() {
     std::printf("per-thread exclusion: the top target is %s; nothing above the baseline to exclude here\n", top);
     return;
   }
-  const std::uint64_t xbit = std::uint64_t{1} << x;
+  const feature_set xbit(x);
   const char *want_a = walk_pick(cpud_close_over_implied(cpud_usable_mask() & ~xbit));
   EXPECT(!same(want_a, top), "excluding %s should change the target (%s)", cpud_feature_name(x), top);
   constexpr long n = 20000;
@@ -157,7 +193,7 @@ void per_thread_exclusion() {
   EXPECT(wrong_b == 0, "thread B (no guard) ran %s in %ld of %ld calls, want %s", seen_b, wrong_b.load(),
          3 * calls_b.load(), top);
   EXPECT(same(ran_cxx(), top), "after A's guard the main thread runs %s, want %s", ran_cxx(), top);
-  EXPECT(__atomic_load_n(&cpud__usable, __ATOMIC_SEQ_CST) & 1u,
+  EXPECT(__atomic_load_n(&cpud__usable[0], __ATOMIC_SEQ_CST) & 1u,
          "with no thread restricted, the usable mask is every thread's answer again");
   std::printf("per-thread exclusion of %s: A ran %s, B ran %s, %ld + %ld calls each way, at the same time\n",
               cpud_feature_name(x), want_a, top, calls_a.load(), calls_b.load());
@@ -166,44 +202,46 @@ void per_thread_exclusion() {
 // Guards nest and restore; only_features narrows; a baseline feature is
 // refused; the thread's allowed set and mask come back exactly.
 void nested_guards() {
-  const std::uint64_t usable = cpud_usable_mask();
+  const feature_set usable = cpud_usable_mask();
   const char *top = ran_cxx();
-  EXPECT(cpud_thread_allowed() == ~std::uint64_t{0}, "unrestricted at first");
+  EXPECT(unrestricted(), "unrestricted at first");
   {
     // Only the second-highest target the CPU could run, or the top one.
     int second = 0;
     for (const auto *e = add_which.targets(); e->fn; ++e)
-      if (e->feature && ((usable >> e->feature) & 1u) && !same(e->name, top)) {
+      if (e->feature && usable.has(e->feature) && !same(e->name, top)) {
         second = e->feature;
         break;
       }
-    const std::uint64_t only = second ? std::uint64_t{1} << second : 0;
+    const feature_set only(second);  // empty for 0: the baseline only
     cpud::only_features outer(only);
-    const std::uint64_t outer_mask = cpud_close_over_implied(usable & (cpud_with_implied(only) | cpud_baseline_mask()));
-    EXPECT(cpud_usable_mask() == (outer_mask | 1u), "only %s: mask %#llx, want %#llx",
-           second ? cpud_feature_name(second) : "(the baseline)", static_cast<unsigned long long>(cpud_usable_mask()),
-           static_cast<unsigned long long>(outer_mask | 1u));
+    const feature_set outer_mask =
+        cpud_close_over_implied(usable & (feature_set(cpud_with_implied(only)) | cpud_baseline_mask()));
+    // Exactly, word by word: the usable set no longer carries bit 0.
+    EXPECT(same_bits(cpud_usable_mask(), outer_mask), "only %s: mask %s, want %s",
+           second ? cpud_feature_name(second) : "(the baseline)", names(cpud_usable_mask()).c_str(),
+           names(outer_mask).c_str());
     const char *want_outer = walk_pick(outer_mask);
     EXPECT(same(ran_cxx(), want_outer) && same(ran_op(), want_outer), "outer guard: ran %s, want %s", ran_cxx(),
            want_outer);
-    const std::uint64_t allowed_outer = cpud_thread_allowed();
+    const cpud_mask allowed_outer = cpud_thread_allowed();
     {
-      cpud::exclude_features inner(second ? std::uint64_t{1} << second : 0);
+      cpud::exclude_features inner(only);
       const char *want_inner = walk_pick(cpud_close_over_implied(outer_mask & ~only));
       EXPECT(same(ran_cxx(), want_inner) && same(ran_macro(), want_inner), "inner guard: ran %s, want %s",
              ran_cxx(), want_inner);
     }
-    EXPECT(cpud_thread_allowed() == allowed_outer, "the inner guard restores the outer set");
+    EXPECT(same_bits(cpud_thread_allowed(), allowed_outer), "the inner guard restores the outer set");
     EXPECT(same(ran_cxx(), want_outer), "after the inner guard: ran %s, want %s", ran_cxx(), want_outer);
   }
-  EXPECT(cpud_thread_allowed() == ~std::uint64_t{0} && cpud_usable_mask() == usable, "all restored");
+  EXPECT(unrestricted() && same_bits(cpud_usable_mask(), usable), "all restored");
   EXPECT(same(ran_cxx(), top), "after the guards: ran %s, want %s", ran_cxx(), top);
   // The baseline cannot be excluded: refused, nothing changes.
-  const std::uint64_t base = cpud_baseline_mask();
-  if (base) {
-    cpud::exclude_features refused(base & (~base + 1));
+  const feature_set base = cpud_baseline_mask();
+  if (!base.empty()) {
+    cpud::exclude_features refused(lowest(base));
     EXPECT(!refused.ok(), "excluding a baseline feature is refused");
-    EXPECT(cpud_thread_allowed() == ~std::uint64_t{0} && same(ran_cxx(), top), "and changes nothing");
+    EXPECT(unrestricted() && same(ran_cxx(), top), "and changes nothing");
   }
 }
 
@@ -216,7 +254,7 @@ void production_switches() {
     std::printf("production switches: the top target is %s; nothing to switch off here\n", top);
     return;
   }
-  const std::uint64_t xbit = std::uint64_t{1} << x;
+  const feature_set xbit(x);
   const char *want_off = walk_pick(cpud_close_over_implied(cpud_usable_mask() & ~xbit));
   std::atomic<int> phase{0};  // 0: before the switch, 1: switched off, 2: stop
   std::atomic<long> late{0};
@@ -239,35 +277,39 @@ void production_switches() {
   }
   EXPECT(same(ran_cxx(), want_off) && same(ran_macro(), want_off) && same(ran_op(), want_off),
          "%s off: ran %s, want %s", cpud_feature_name(x), ran_cxx(), want_off);
-  EXPECT(cpud_disabled_features() == xbit && !cpud_have(x), "the switch is visible");
+  EXPECT(feature_set(cpud_disabled_features()) == xbit && !cpud_have(x), "the switch is visible");
   phase = 2;
   caller.join();
-  EXPECT(cpud_set_disabled_features(0) == 0 && same(ran_cxx(), top), "switched back on: ran %s", ran_cxx());
+  EXPECT(cpud_set_disabled_features(feature_set{}) == 0 && same(ran_cxx(), top), "switched back on: ran %s",
+         ran_cxx());
   EXPECT(late == 0, "%ld calls after the switch still ran with %s", late.load(), cpud_feature_name(x));
   // A baseline feature cannot be switched off: -1, nothing changes.
-  const std::uint64_t base = cpud_baseline_mask();
-  if (base) {
-    EXPECT(cpud_set_disabled_features(base & (~base + 1)) == -1, "a baseline feature is refused");
-    EXPECT(cpud_disabled_features() == 0 && same(ran_cxx(), top), "and nothing changes");
+  const feature_set base = cpud_baseline_mask();
+  if (!base.empty()) {
+    EXPECT(cpud_set_disabled_features(lowest(base)) == -1, "a baseline feature is refused");
+    EXPECT(feature_set(cpud_disabled_features()).empty() && same(ran_cxx(), top), "and nothing changes");
   }
 
-  // Bits of no feature (bit 0, ids past the table) name nothing: ignored.
-  const std::uint64_t no_feature =
-      1u | (CPUD_FEATURE_COUNT < 63 ? ~((std::uint64_t{2} << CPUD_FEATURE_COUNT) - 1) : 0);
-  EXPECT(cpud_set_disabled_features(no_feature) == 0 && cpud_disabled_features() == 0 && same(ran_cxx(), top),
+  // Bits of no feature (bit 0, ids past the table, in every word) name
+  // nothing: ignored, and not kept in the disabled set.
+  feature_set no_feature = feature_set::all();
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) no_feature &= ~feature_set(id);
+  EXPECT(cpud_set_disabled_features(no_feature) == 0 && same_bits(cpud_disabled_features(), cpud_mask_none()) &&
+             same(ran_cxx(), top),
          "bits of no feature should change nothing: ran %s", ran_cxx());
-  EXPECT(cpud_set_disabled_features(0) == 0, "reset");
+  EXPECT(cpud_set_disabled_features(feature_set{}) == 0, "reset");
 
   // One function (and through it, the operator): the others keep theirs.
   const char *f32_before = add_f32.selected_name();
-  EXPECT(decltype(add_which)::set_disabled(xbit) == 0, "previous set");
+  EXPECT(decltype(add_which)::set_disabled(xbit).empty(), "previous set");
   EXPECT(same(ran_cxx(), want_off) && same(ran_op(), want_off), "add_which without %s ran %s, want %s",
          cpud_feature_name(x), ran_cxx(), want_off);
   EXPECT(same(add_f32.selected_name(), f32_before), "add_f32 keeps %s", f32_before);
-  EXPECT(decltype(add_which)::set_disabled(0) == xbit && same(ran_cxx(), top), "add_which back to %s", top);
+  EXPECT(decltype(add_which)::set_disabled(feature_set{}) == xbit && same(ran_cxx(), top), "add_which back to %s",
+         top);
   which_op.set_disabled(xbit);
   EXPECT(same(ran_op(), want_off) && decltype(add_f32)::disabled() == xbit, "the operator switches its kernels");
-  which_op.set_disabled(0);
+  which_op.set_disabled(feature_set{});
   EXPECT(same(ran_op(), top), "and back");
   std::printf("production switches: %s off for the process, one function and one operator: ran %s\n",
               cpud_feature_name(x), want_off);

@@ -87,7 +87,7 @@ void isa_target_follows_the_masks() {
   cpud::op<binary> add{"add", add_kernels};
   const cpud::resolved<binary> &r = add.resolve({dtype::float32, dtype::float32});
   {
-    cpud::scoped_features only_baseline(0);
+    cpud::scoped_features only_baseline(cpud::feature_set{});
     EXPECT(std::strcmp(r.target(), "baseline") == 0, "under a baseline-only mask: %s", r.target());
   }
   EXPECT(std::strcmp(r.target(), add_f32.selected_name()) == 0, "mask restored: %s", r.target());

@@ -147,7 +147,7 @@ void guard_in_a_thread() {
   std::string there;
   std::int64_t total = 0;
   std::thread t([&] {
-    cpud::exclude_features guard(std::uint64_t{1} << feature);
+    cpud::exclude_features guard(cpud::feature_set{feature});
     there = ta::build_name();
     total = ta::sum(ta::array::of(std::vector<std::uint8_t>(1000, 3))).get<std::int64_t>(0);
   });

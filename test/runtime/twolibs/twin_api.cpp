@@ -10,4 +10,4 @@ CPUD_DISPATCH(const char *, cpud_twin, ());
 #define TWIN_CAT(a, b) TWIN_CAT_(a, b)
 
 TWIN_EXPORT const char *TWIN_CAT(twin_call_, TWIN_LIB)() { return cpud_twin(); }
-TWIN_EXPORT unsigned long long TWIN_CAT(twin_mask_baseline_only_, TWIN_LIB)() { return cpud_set_usable_mask(0); }
+TWIN_EXPORT void TWIN_CAT(twin_mask_baseline_only_, TWIN_LIB)() { cpud_set_usable_mask(cpud_mask_none()); }

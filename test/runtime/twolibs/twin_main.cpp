@@ -6,7 +6,7 @@
 
 extern "C" const char *twin_call_a();
 extern "C" const char *twin_call_b();
-extern "C" unsigned long long twin_mask_baseline_only_a();
+extern "C" void twin_mask_baseline_only_a();
 
 int main() {
   const char *a = twin_call_a(), *b = twin_call_b();

@@ -1,0 +1,7 @@
+// AVX512CD: a 512-bit per-lane leading-zero count; compiled with the target's flags, never run
+#include <immintrin.h>
+int main(int argc, char **argv) {
+  (void)argv;
+  __m512i a = _mm512_lzcnt_epi32(_mm512_set1_epi32(argc));
+  return _mm_cvtsi128_si32(_mm512_castsi512_si128(a));
+}
