@@ -2,7 +2,7 @@
 # Installs what building and testing cpudispatch needs on Debian 12, with
 # apt-get; does nothing for packages already installed (idempotent).
 set -euo pipefail
-pkgs=(meson ninja-build pkg-config python3 git gcc g++ clang binutils libgtest-dev libbenchmark-dev qemu-user libhwy-dev libcpu-features-dev)
+pkgs=(meson ninja-build pkg-config python3 git gcc g++ clang binutils libgtest-dev libbenchmark-dev qemu-user libhwy-dev libcpu-features-dev cpuid)
 # Cross compilers for the other arches (skipped with CPUD_NO_CROSS=1).
 if [ -z "${CPUD_NO_CROSS:-}" ]; then
   pkgs+=(g++-aarch64-linux-gnu g++-powerpc64le-linux-gnu g++-s390x-linux-gnu g++-riscv64-linux-gnu)
