@@ -324,16 +324,28 @@ struct feature_set : cpud_mask {
   constexpr bool has(int id) const {
     return id > 0 && id <= CPUD_FEATURE_COUNT && ((w[id >> 6] >> (id & 63)) & 1u);
   }
+  // The bits of word i that are features (not bit 0, none past the table).
+  static constexpr uint64_t feature_bits(int i) {
+    const int top = CPUD_FEATURE_COUNT - 64 * i;  // the last id's bit in word i
+    uint64_t m = top >= 63 ? ~uint64_t{0} : top < 0 ? 0 : (uint64_t{1} << (top + 1)) - 1;
+    return i == 0 ? m & ~uint64_t{1} : m;
+  }
   // Feature ids in the set: none / how many / the highest (0 if none).
-  constexpr bool empty() const { return highest() == 0; }
+  constexpr bool empty() const {
+    for (int i = 0; i < CPUD_MASK_WORDS; ++i)
+      if (w[i] & feature_bits(i)) return false;
+    return true;
+  }
   constexpr int count() const {
     int n = 0;
-    for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) n += has(id);
+    for (int i = 0; i < CPUD_MASK_WORDS; ++i) n += __builtin_popcountll(w[i] & feature_bits(i));
     return n;
   }
   constexpr int highest() const {
-    for (int id = CPUD_FEATURE_COUNT; id > 0; --id)
-      if (has(id)) return id;
+    for (int i = CPUD_MASK_WORDS - 1; i >= 0; --i) {
+      const uint64_t x = w[i] & feature_bits(i);
+      if (x) return 64 * i + 63 - __builtin_clzll(x);
+    }
     return 0;
   }
   constexpr feature_set &operator|=(const cpud_mask &o) {
@@ -369,9 +381,8 @@ static constexpr cpud::feature_set operator~(const cpud_mask &a) {
   return s;
 }
 static constexpr bool operator==(const cpud_mask &a, const cpud_mask &b) {
-  const cpud::feature_set x(a), y(b);
-  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
-    if (x.has(id) != y.has(id)) return false;
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i)
+    if ((a.w[i] ^ b.w[i]) & cpud::feature_set::feature_bits(i)) return false;
   return true;
 }
 static constexpr bool operator!=(const cpud_mask &a, const cpud_mask &b) { return !(a == b); }
