@@ -291,19 +291,19 @@ CPUD_HIDDEN int cpud_feature_by_name(const char *name);
 // AVX-512 build, baseline code, the runtime built for the arch's floor) is
 // one symbol to the linker, which keeps any one copy for every caller: an
 // AVX-512 copy could serve the start-up check on a CPU without AVX-512. So
-// each build of the class gets its own inline namespace (one per target,
-// one for the runtime), and the operators have internal linkage. Pass
+// each target's build of the class gets its own inline namespace, the
+// runtime's copy has internal linkage, and so do the operators. Pass
 // cpud_mask between targets' code; feature_set is for use within one.
 #define CPUD__NS_CAT_(a, b) a##b
 #define CPUD__NS_CAT(a, b) CPUD__NS_CAT_(a, b)
-#if defined(CPUD__RUNTIME)
-#define CPUD__SET_NS cpud_set_runtime
-#else
-#define CPUD__SET_NS CPUD__NS_CAT(cpud_set_, CPUD_TARGET)
-#endif
-
 namespace cpud {
-inline namespace CPUD__SET_NS {
+#if defined(CPUD__RUNTIME)
+// The runtime's copy: internal linkage, no weak or COMDAT symbol at all
+// (test/floor checks its objects).
+namespace {
+#else
+inline namespace CPUD__NS_CAT(cpud_set_, CPUD_TARGET) {
+#endif
 
 // A set of features for C++: a cpud_mask (passed to and returned from the
 // C functions as it is) with members to query it; the set operators below
@@ -358,7 +358,7 @@ struct feature_set : cpud_mask {
   }
 };
 
-}  // namespace CPUD__SET_NS
+}  // namespace (the runtime's) / cpud_set_<TARGET>
 }  // namespace cpud
 
 // Set operators on cpud_mask, so that the C functions' results combine

@@ -28,22 +28,41 @@ import doc_blocks  # noqa: E402  (test/doc_blocks.py)
 from resolved import read_resolved  # noqa: E402  (test/configure/resolved.py)
 
 # x86_64 rows in interest order: only used to spell expectations briefly.
-X86 = ('SSE SSE2 SSE3 SSSE3 SSE41 POPCNT SSE42 CX16 LAHF X86_V2 AES PCLMULQDQ AVX XOP FMA4 F16C '
-       'FMA3 AVX2 BMI BMI2 LZCNT MOVBE X86_V3 GFNI VAES VPCLMULQDQ AVX512F AVX512CD AVX512BW '
-       'AVX512DQ AVX512VL AVX512_SKX X86_V4 AVX512VNNI AVX512_CLX AVX512IFMA AVX512VBMI AVX512_CNL '
-       'AVX512VBMI2 AVX512BITALG AVX512VPOPCNTDQ AVX512_ICL AVX512BF16 AVX512FP16 AVX512_SPR').split()
+X86_ROWS = ('SSE SSE2 SSE3 SSSE3 SSE41 POPCNT SSE42 CX16 LAHF X86_V2 AES PCLMULQDQ SHA ADX RDRND RDSEED '
+            'CMPCCXADD AVX XOP FMA4 F16C FMA3 AVX2 BMI BMI2 LZCNT MOVBE X86_V3 GFNI VAES VPCLMULQDQ AVX_VNNI '
+            'AVX_IFMA AVX_VNNI_INT8 AVX_VNNI_INT16 AVX_NE_CONVERT SHA512 SM3 SM4 AVX512F AVX512CD AVX512BW '
+            'AVX512DQ AVX512VL AVX512_SKX X86_V4 AVX512VNNI AVX512_CLX AVX512IFMA AVX512VBMI AVX512_CNL '
+            'AVX512VBMI2 AVX512BITALG AVX512VPOPCNTDQ AVX512_ICL AVX512_VP2INTERSECT AVX512BF16 AVX512FP16 '
+            'AVX512_SPR AVX10_1 AVX10_2 AMX_TILE AMX_INT8 AMX_BF16 AMX_FP16 AMX_COMPLEX APX_F').split()
+# Rows whose own flag only newer compilers know (GCC 12 and Clang 14 reject
+# every one): asked of the compiler itself, so the expectations also hold
+# for a newer one. A rejected flag leaves the row out of "max".
+NEWER_FLAGS = {'CMPCCXADD': '-mcmpccxadd', 'AVX_IFMA': '-mavxifma', 'AVX_VNNI_INT8': '-mavxvnniint8',
+               'AVX_VNNI_INT16': '-mavxvnniint16', 'AVX_NE_CONVERT': '-mavxneconvert', 'SHA512': '-msha512',
+               'SM3': '-msm3', 'SM4': '-msm4', 'AVX10_2': '-mavx10.2', 'AMX_FP16': '-mamx-fp16',
+               'AMX_COMPLEX': '-mamx-complex', 'APX_F': '-mapxf'}
+
+
+def compiler_rejects(flag):
+    cc = os.environ.get('CC', 'cc').split()
+    return subprocess.run(cc + [flag, '-Werror', '-E', '-x', 'c', os.devnull],
+                          capture_output=True).returncode != 0
+
+
+X86 = [x for x in X86_ROWS if not (x in NEWER_FLAGS and compiler_rejects(NEWER_FLAGS[x]))]
 MIN = ['SSE', 'SSE2']
 UPTO_AVX2 = MIN + ['SSE3', 'SSSE3', 'SSE41', 'POPCNT', 'SSE42', 'AVX', 'F16C', 'AVX2']
 # What GCC 12 and Clang 14 enable for -march=haswell (no AES: they leave it out).
 HASWELL = MIN + ['SSE3', 'SSSE3', 'SSE41', 'POPCNT', 'SSE42', 'CX16', 'LAHF', 'X86_V2',
-                 'PCLMULQDQ', 'AVX', 'F16C', 'FMA3', 'AVX2', 'BMI', 'BMI2', 'LZCNT', 'MOVBE', 'X86_V3']
+                 'PCLMULQDQ', 'RDRND', 'AVX', 'F16C', 'FMA3', 'AVX2', 'BMI', 'BMI2', 'LZCNT', 'MOVBE', 'X86_V3']
 
 
 def minus(a, b):
     return [x for x in a if x not in b]
 
 
-NO_AVX512 = [x for x in X86 if not x.startswith('AVX512') and x != 'X86_V4']
+# AVX10 is AVX-512 with a version number: it implies AVX512F too.
+NO_AVX512 = [x for x in X86 if not x.startswith('AVX512') and x not in ('X86_V4', 'AVX10_1', 'AVX10_2')]
 
 # name: dict(args=[...setup options], env={...}, baseline=[...], dispatch=[...],
 #            targets={source: [...]}, header={source: regex}, messages=[regex],
@@ -88,7 +107,7 @@ CASES = {
                             dispatch=['SSSE3', 'SSE41', 'POPCNT', 'SSE42', 'AVX', 'F16C', 'AVX2']),
     'aliases': dict(args=['-Dcpudispatch:cpu-baseline=sse4_2', '-Dcpudispatch:cpu-dispatch=x86-64-v3'],
                     baseline=MIN + ['SSE3', 'SSSE3', 'SSE41', 'POPCNT', 'SSE42'],
-                    dispatch=minus(HASWELL, MIN + ['SSE3', 'SSSE3', 'SSE41', 'POPCNT', 'SSE42', 'PCLMULQDQ'])),
+                    dispatch=minus(HASWELL, MIN + ['SSE3', 'SSSE3', 'SSE41', 'POPCNT', 'SSE42', 'PCLMULQDQ', 'RDRND'])),
     'numpy-seed': dict(args=['-Dcpudispatch:cpu-baseline=sse sse2 sse3', '-Dcpudispatch:cpu-dispatch=ssse3 sse41'],
                        baseline=MIN + ['SSE3'], dispatch=['SSSE3', 'SSE41'],
                        targets={'sum': ['baseline'], 'scale': ['baseline']}, build=True),
@@ -105,7 +124,7 @@ CASES = {
                                        r'"RVV" is a feature of riscv64', r'cpu-baseline: "ASIMD" is a feature of aarch64']),
     'unknown-name': dict(args=['-Dcpudispatch:cpu-dispatch=max avx513'],
                          error=[r'cpu-dispatch: unknown CPU feature "AVX513" in "max avx513"',
-                                r'valid names on x86_64: SSE SSE2 .* AVX512_SPR; keywords: min max native none detect']),
+                                r'valid names on x86_64: SSE SSE2 .* APX_F; keywords: min max native none detect']),
     'unknown-baseline-name': dict(args=['-Dcpudispatch:cpu-baseline=sse5'],
                                   error=[r'cpu-baseline: unknown CPU feature "SSE5"']),
     'dangling-operator': dict(args=['-Dcpudispatch:cpu-baseline=min +'],
@@ -115,7 +134,7 @@ CASES = {
                                      error=[r'cpu-baseline: the compiler \(\w+ [\d.]+\) cannot build baseline feature '
                                             r'AVX512FP16 with flags "[^"]*-mavx512fp16[^"]*": the flags are rejected']),
     'dispatch-compiler-cannot': dict(args=[], old_compiler=True,
-                                     dispatch=minus(X86, MIN + ['AVX512FP16', 'AVX512_SPR']),
+                                     dispatch=minus(X86, MIN + ['AVX512FP16', 'AVX512_SPR', 'AVX10_1']),
                                      messages=[r'AVX512FP16: the compiler rejects "[^"]*-mavx512fp16',
                                                r'AVX512_SPR: needs AVX512FP16, which is not enabled']),
     'disable-optimization': dict(args=['-Dcpudispatch:disable-optimization=true'], baseline=MIN, dispatch=[],
