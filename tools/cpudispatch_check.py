@@ -42,6 +42,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # nothing written next to the scripts
+from cpudispatch_config import Config  # noqa: E402  (tools/cpudispatch_config.py)
+
 BAD = ('.init_array', '.ctors', '.preinit_array')
 # Constructors a sanitizer adds to every object (they only call the
 # sanitizer's runtime initialiser): not the program's static initialisers.
@@ -52,37 +55,6 @@ FILE_LINE = re.compile(r'^File: (.*?)[\[(](.*)[\])]$')
 def fail(problems):
     sys.stderr.write('cpudispatch check failed:\n' + ''.join('  ' + p + '\n' for p in problems))
     sys.exit(1)
-
-
-class Config:
-    """The build's features (ascending interest) and what each implies, from
-    the configure-time file cpudispatch writes (see cpudispatch_gen.py)."""
-
-    def __init__(self, path):
-        self.baseline, self.order, self.closure = [], [], {}
-        try:
-            fh = open(path, encoding='utf-8')
-        except OSError as e:
-            sys.exit('cpudispatch check: cannot read the configuration %s (%s)' % (path, e.strerror))
-        with fh:
-            for line in fh:
-                w = line.split()
-                if w and w[0] == 'baseline':
-                    self.baseline = w[1:]
-                elif w and w[0] == 'feature':
-                    self.order.append(w[1])
-                    self.closure[w[1]] = w[2:]
-
-    def needs(self, target):
-        """Features code built for `target` may use beyond the baseline."""
-        if target == 'baseline':
-            return frozenset()
-        return frozenset(f for f in [target] + self.closure[target] if f not in self.baseline)
-
-    def rank(self, target):
-        if target == 'baseline':
-            return 0
-        return 1 + (self.order.index(target) if target in self.order else len(self.order))
 
 
 def readelf(args, lib):
@@ -132,7 +104,7 @@ class Library:
                                  'target of a dispatch source into its own library'
                                  % (self.name, ', '.join(sorted(kinds, key=cfg.rank))))
         self.target = kinds.pop() if len(kinds) == 1 else 'baseline'
-        if self.target != 'baseline' and self.target not in cfg.closure:
+        if self.target != 'baseline' and cfg.members(self.target) is None:
             self.problems.append('%s: built for %s, which this build of cpudispatch does not know (a library '
                                  'of another configuration?)' % (self.name, self.target))
             self.target = 'baseline'
@@ -359,7 +331,10 @@ def main():
     mode.add_argument('--stamp', metavar='OUT')
     ap.add_argument('libs', nargs='*', metavar='LIB')
     a = ap.parse_args()
-    cfg = Config(a.config)
+    try:
+        cfg = Config(a.config)
+    except OSError as e:
+        sys.exit('cpudispatch check: cannot read the configuration %s (%s)' % (a.config, e.strerror))
     libs = [Library(p, cfg) for p in a.libs]
     problems = [p for lib in libs for p in lib.problems]
     if a.archive:

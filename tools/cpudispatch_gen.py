@@ -9,9 +9,13 @@ Run by the parent project at configure time (see docs/quickstart.md):
   cpudispatch_gen.py --config cpudispatch_targets.txt --header OUT NAME "WANTED"
       writes OUT, the C/C++ header that declares and calls those targets
 
+  cpudispatch_gen.py --config cpudispatch_targets.txt --flags GROUP
+      prints the compile arguments of a group target --list printed
+
 WANTED is the source's target list, e.g. "baseline SSE42 AVX512F": names are
 case-insensitive and separated by spaces or commas; names of other arches are
-ignored, so one list serves every arch. The facts (enabled targets, implied
+ignored, so one list serves every arch. A group of features compiled as one
+target is written A+B, A__B or (A B) (docs/quickstart.md). The facts (enabled targets, implied
 features, spellings) come from the configure-time file written by the
 cpudispatch subproject, so this script holds no feature data of its own.
 """
@@ -20,41 +24,8 @@ import os
 import re
 import sys
 
-
-class Config:
-    def __init__(self, path):
-        self.arch = ''
-        self.disabled = False
-        self.baseline = []
-        self.order = []          # every feature, ascending interest
-        self.closure = {}        # feature -> implied features
-        self.targets = []        # enabled dispatch targets, ascending interest
-        self.token = {}          # accepted spelling -> feature
-        self.foreign = {}        # spelling of another arch -> that arch
-        self.retired = set()     # names no longer offered: ignored with a note
-        with open(path, encoding='utf-8') as fh:
-            for line in fh:
-                words = line.split()
-                if not words or words[0].startswith('#'):
-                    continue
-                key, rest = words[0], words[1:]
-                if key == 'arch':
-                    self.arch = rest[0]
-                elif key == 'disable-optimization':
-                    self.disabled = rest[0] == '1'
-                elif key == 'baseline':
-                    self.baseline = rest
-                elif key == 'feature':
-                    self.order.append(rest[0])
-                    self.closure[rest[0]] = rest[1:]
-                elif key == 'target':
-                    self.targets.append(rest[0])
-                elif key == 'token':
-                    self.token[rest[0]] = rest[1]
-                elif key == 'foreign':
-                    self.foreign[rest[0]] = rest[1]
-                elif key == 'retired':
-                    self.retired.add(rest[0])
+sys.dont_write_bytecode = True  # nothing written next to the scripts
+from cpudispatch_config import Config, GROUP_SEP  # noqa: E402  (tools/cpudispatch_config.py)
 
 
 def fail(msg):
@@ -62,45 +33,86 @@ def fail(msg):
     sys.exit(1)
 
 
+# A list's tokens: a parenthesised group (NumPy's "(AVX2 FMA3)") or a run of
+# anything but separators and parentheses ("AVX2", "AVX2+FMA3").
+TOKEN = re.compile(r'\(([^()]*)\)|[^\s,()]+|[()]')
+
+
+def tokens(name, wanted):
+    """(token as written, its member spellings) for each target in WANTED."""
+    out = []
+    for m in TOKEN.finditer(wanted):
+        tok = m.group(0)
+        if tok in ('(', ')'):
+            fail('dispatch source "%s": unbalanced "%s" in "%s"; a group of features is written '
+                 'A+B or (A B)' % (name, tok, wanted))
+        parts = re.split(r'[\s,+]+|' + GROUP_SEP, m.group(1).strip()) if m.group(1) is not None else \
+            re.split(r'\+|' + GROUP_SEP, tok)
+        if '' in parts or not parts:
+            fail('dispatch source "%s": empty feature name in "%s" of "%s"; a group of features is written '
+                 'A+B or (A B)' % (name, tok, wanted))
+        out.append((tok, parts))
+    return out
+
+
 def resolve(cfg, name, wanted):
     """Return (targets highest interest first, with_baseline, notes)."""
     notes = []
-    picked = set()
+    picked = []
     with_baseline = False
-    for tok in re.split(r'[\s,]+', wanted.strip()):
-        if not tok:
-            continue
-        up = tok.upper()
-        if up == 'BASELINE':
-            with_baseline = True
-        elif up in cfg.token:
-            picked.add(cfg.token[up])
-        elif up in cfg.foreign:
-            notes.append('%s: %s target, ignored on %s' % (tok, cfg.foreign[up], cfg.arch))
-        elif up in cfg.retired:
+    for tok, parts in tokens(name, wanted):
+        feats, foreign, retired = [], set(), []
+        for part in parts:
+            up = part.upper()
+            if up == 'BASELINE' and len(parts) == 1:
+                with_baseline = True
+            elif up == 'BASELINE':
+                fail('dispatch source "%s": "%s" in "%s": baseline cannot be part of a group' % (name, tok, wanted))
+            elif up in cfg.token:
+                feats.append(cfg.token[up])
+            elif up in cfg.foreign:
+                foreign.add(cfg.foreign[up])
+            elif up in cfg.retired:
+                retired.append(part)
+            else:
+                valid = ' '.join(['baseline'] + cfg.order)
+                fail('dispatch source "%s": unknown target "%s" in "%s"; valid names on %s: %s'
+                     % (name, part, wanted, cfg.arch, valid))
+        if (feats and foreign) or len(foreign) > 1:
+            arches = ([cfg.arch] if feats else []) + sorted(foreign)
+            fail('dispatch source "%s": group "%s" mixes features of %s; a group is compiled once, for one arch'
+                 % (name, tok, ' and '.join(arches)))
+        if foreign:
+            notes.append('%s: %s target, ignored on %s' % (tok, ' and '.join(sorted(foreign)), cfg.arch))
+        elif retired:
             # As in the cpu-dispatch option and the env variables.
             notes.append('%s: retired on %s (no current compiler or CPU offers it); ignored' % (tok, cfg.arch))
             sys.stderr.write('cpudispatch: dispatch source "%s": "%s" is retired on %s; ignored\n'
-                             % (name, tok, cfg.arch))
-        else:
-            valid = ' '.join(['baseline'] + cfg.order)
-            fail('dispatch source "%s": unknown target "%s" in "%s"; valid names on %s: %s'
-                 % (name, tok, wanted, cfg.arch, valid))
+                             % (name, retired[0], cfg.arch))
+        elif feats:
+            # A member another member implies, or one in the baseline, adds
+            # nothing: what is left is the target (one feature: a plain one).
+            target = cfg.group_name(cfg.reduced(feats))
+            if len(feats) > 1 and target != cfg.group_name(feats):
+                notes.append('%s: the same target as %s' % (tok, target))
+            picked.append(target)
     if cfg.disabled:
         return [], True, notes + ['disable-optimization: compiled once, as baseline code']
     out = []
-    for feat in cfg.order:
-        if feat not in picked:
-            continue
-        if all(f in cfg.baseline for f in [feat] + cfg.closure[feat]):
+    for t in sorted(set(picked), key=cfg.rank):
+        members = cfg.members(t)
+        if not cfg.needs(t):
             # The baseline build already has every instruction the target
             # would use, so the baseline build stands in for it.
-            notes.append('%s: part of the baseline; the baseline build covers it' % feat)
+            notes.append('%s: part of the baseline; the baseline build covers it' % t)
             with_baseline = True
-        elif feat in cfg.targets:
-            out.append(feat)
+        elif all(m in cfg.targets for m in members):
+            out.append(t)
         else:
-            notes.append('%s: not enabled in this build (see the cpudispatch summary)' % feat)
+            off = [m for m in members if m not in cfg.targets]
+            notes.append('%s: %s not enabled in this build (see the cpudispatch summary)'
+                         % (t, (' and '.join(off) + (' is' if len(off) == 1 else ' are')) if len(members) > 1
+                            else 'is'))
     return list(reversed(out)), with_baseline, notes
 
 
@@ -129,7 +141,7 @@ def header(cfg, name, wanted, targets, with_baseline, notes):
     ]
     body = []
     for t in targets:
-        need = [f for f in [t] + list(reversed(cfg.closure[t])) if f not in cfg.baseline]
+        need = sorted(cfg.needs(t), key=cfg.index.get, reverse=True)
         check = ' && '.join('CHK(%s)' % f for f in need)
         body.append('  CB((%s), %s, __VA_ARGS__)' % (check, t))
     lines.append('#define %sDISPATCH_CALL(CHK, CB, ...) \\' % p)
@@ -141,6 +153,14 @@ def header(cfg, name, wanted, targets, with_baseline, notes):
     else:
         lines.append('#define %sDISPATCH_BASELINE_CALL(CB, ...)' % p)
         lines.append('#define %sDISPATCH_FALLBACK(WITH_BASELINE, WITHOUT) WITHOUT' % p)
+    if targets:
+        lines.append('/* Per target, for the C++ dispatcher\'s key set: its key, the feature it')
+        lines.append(' * ranks by (a group\'s highest member), and X(MEMBER) for each member. */')
+    for t in targets:
+        lines.append('#ifndef CPUD__KEY_%s' % t)
+        lines.append('#define CPUD__KEY_%s %s' % (t, cfg.members(t)[0]))
+        lines.append('#define CPUD__MEMBERS_%s(X) %s' % (t, ' '.join('X(%s)' % m for m in cfg.members(t))))
+        lines.append('#endif')
     lines.append('#define %sTARGET_COUNT %d' % (p, len(compiled)))
     lines.append('#define %sTARGET_NAMES "%s"' % (p, ' '.join(compiled)))
     # Nothing compiled (only other arches' names, no baseline): a call links
@@ -161,17 +181,46 @@ def header(cfg, name, wanted, targets, with_baseline, notes):
     return '\n'.join(lines) + '\n'
 
 
+def print_flags(path, group):
+    """The arguments a group target's library is compiled with, beyond
+    cpudispatch_targets['group'] (docs/quickstart.md)."""
+    try:
+        cfg = Config(path)
+    except OSError as e:
+        fail('cannot read the configuration %s (%s); is cpudispatch configured?' % (path, e.strerror))
+    members = cfg.members(group)
+    if not members or len(members) < 2 or group != cfg.group_name(members) or cfg.reduced(members) != members:
+        fail('--flags: "%s" is not a group target as --list prints one (FEATURE__FEATURE..., highest interest '
+             'first); a single feature\'s flags are in cpudispatch_targets' % group)
+    off = [m for m in members if m not in cfg.targets]
+    if off or cfg.disabled:
+        fail('--flags: %s is not enabled in this build, so no source is compiled for %s'
+             % (' '.join(off) or 'dispatch', group))
+    args = cfg.target_args(group)
+    bad = [x for x in args if not x or any(c.isspace() for c in x)]
+    if bad:
+        fail('--flags: flag "%s" of %s holds whitespace; it cannot pass through a list' % (bad[0], group))
+    print(' '.join(args))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--config', required=True)
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument('--list', action='store_true')
     mode.add_argument('--header', metavar='OUT')
+    mode.add_argument('--flags', metavar='GROUP',
+                      help='print the compile arguments of a group target --list printed')
     ap.add_argument('--register', metavar='DIR',
                     help='with --list: record the list in DIR/NAME.txt, for cpudispatch-run')
-    ap.add_argument('name')
-    ap.add_argument('wanted')
+    ap.add_argument('name', nargs='?')
+    ap.add_argument('wanted', nargs='?')
     a = ap.parse_args()
+    if a.flags:
+        print_flags(a.config, a.flags)
+        return
+    if a.wanted is None:
+        ap.error('--list and --header need NAME and WANTED')
     if not re.match(r'^[A-Za-z_][A-Za-z0-9_]*$', a.name):
         fail('dispatch source name "%s" must be a C identifier' % a.name)
     try:

@@ -286,23 +286,16 @@ CPUD_HIDDEN int cpud_feature_by_name(const char *name);
 #ifdef __cplusplus
 }
 
-// Why the namespaces below: these are inline functions, and an inline
-// function compiled into objects with different flags (a dispatch source's
-// AVX-512 build, baseline code, the runtime built for the arch's floor) is
-// one symbol to the linker, which keeps any one copy for every caller: an
-// AVX-512 copy could serve the start-up check on a CPU without AVX-512. So
-// each target's build of the class gets its own inline namespace, the
-// runtime's copy has internal linkage, and so do the operators. Pass
-// cpud_mask between targets' code; feature_set is for use within one.
-#define CPUD__NS_CAT_(a, b) a##b
-#define CPUD__NS_CAT(a, b) CPUD__NS_CAT_(a, b)
+// These are inline functions, and an inline function compiled into objects
+// with different flags is one symbol to the linker, which keeps any one
+// copy. In a consumer, cpudispatch-check gives each dispatch source's
+// target builds their own copies (test/hazards); the runtime, built for the
+// arch's floor and linked before any such step, must define none at all
+// (test/floor): there the class has internal linkage, and the operators
+// have it everywhere.
 namespace cpud {
 #if defined(CPUD__RUNTIME)
-// The runtime's copy: internal linkage, no weak or COMDAT symbol at all
-// (test/floor checks its objects).
 namespace {
-#else
-inline namespace CPUD__NS_CAT(cpud_set_, CPUD_TARGET) {
 #endif
 
 // A set of features for C++: a cpud_mask (passed to and returned from the
@@ -358,7 +351,9 @@ struct feature_set : cpud_mask {
   }
 };
 
-}  // namespace (the runtime's) / cpud_set_<TARGET>
+#if defined(CPUD__RUNTIME)
+}  // namespace (the runtime's copy)
+#endif
 }  // namespace cpud
 
 // Set operators on cpud_mask, so that the C functions' results combine

@@ -31,13 +31,15 @@
 
 namespace cpud {
 
-// One compiled target of a dispatched function; feature 0 is the baseline,
-// a null fn ends the table.
+// One compiled target of a dispatched function: `feature` is its key (0 for
+// the baseline build; for a group target such as AVX512_SKX__VPCLMULQDQ,
+// its highest member), `need` every member; a null fn ends the table.
 template <class Fn>
 struct target_entry {
   int feature;
   Fn fn;
   const char *name;
+  cpud_mask need;
 };
 
 namespace detail {
@@ -53,8 +55,9 @@ constexpr feature_set keys_of(const Entry (&t)[N]) {
   return k;
 }
 
-// Feature id -> table index, and the index of the fallback (the baseline
-// build, or the end entry when the source has none).
+// Feature id -> index of the first target with that key, and the index of
+// the fallback (the baseline build, or the end entry when the source has
+// none).
 struct key_index {
   signed char at[CPUD_FEATURE_COUNT + 1];
   signed char fallback;
@@ -64,19 +67,51 @@ constexpr key_index index_of(const Entry (&t)[N]) {
   key_index x{};
   for (signed char &a : x.at) a = -1;
   std::size_t i = 0;
-  for (; i + 1 < N && t[i].feature; ++i) x.at[t[i].feature] = static_cast<signed char>(i);
+  for (; i + 1 < N && t[i].feature; ++i)
+    if (x.at[t[i].feature] < 0) x.at[t[i].feature] = static_cast<signed char>(i);
   x.fallback = static_cast<signed char>(i);
   return x;
 }
 
-// The key-set rule needs the table in descending feature id (the generated
-// lists are highest interest first, and ids follow interest).
+// The key-set rule needs the table by descending key (the generated lists
+// are highest interest first, and ids follow interest); targets that share
+// a key (AVX512_SKX__VPCLMULQDQ, then AVX512_SKX) are tried in table order.
 template <class Entry, std::size_t N>
 constexpr bool keys_descending(const Entry (&t)[N]) {
   for (std::size_t i = 1; i + 1 < N && t[i].feature; ++i)
-    if (t[i].feature >= t[i - 1].feature) return false;
+    if (t[i].feature > t[i - 1].feature) return false;
   return true;
 }
+
+constexpr bool within(const cpud_mask &a, const cpud_mask &b) {
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i)
+    if (a.w[i] & ~b.w[i]) return false;
+  return true;
+}
+constexpr bool disjoint(const cpud_mask &a, const cpud_mask &b) {
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i)
+    if (a.w[i] & b.w[i]) return false;
+  return true;
+}
+
+// Among targets that share a key, none may come after one whose members it
+// all has: the first usable one is taken, so that one would never be.
+template <class Entry, std::size_t N>
+constexpr bool none_shadowed(const Entry (&t)[N]) {
+  for (std::size_t j = 1; j + 1 < N && t[j].feature; ++j)
+    for (std::size_t i = 0; i < j; ++i)
+      if (t[i].feature == t[j].feature && within(t[i].need, t[j].need)) return false;
+  return true;
+}
+
+// Every member of every target: what set_disabled must look at.
+template <class Entry, std::size_t N>
+constexpr feature_set members_of(const Entry (&t)[N]) {
+  feature_set k;
+  for (std::size_t i = 0; i + 1 < N; ++i) k |= t[i].need;
+  return k;
+}
+
 
 template <class Entry, std::size_t N>
 constexpr int count_of(const Entry (&)[N]) {
@@ -101,6 +136,14 @@ inline int highest_key(const feature_set &keys) {
 }
 
 }  // namespace detail
+
+// Whether a compiled target may run now: every feature of e.need usable
+// under this thread's masks (the baseline build: always; the end entry:
+// never). Call a target's fn yourself only when this holds.
+template <class Fn>
+inline bool usable(const target_entry<Fn> &e) {
+  return e.fn && detail::within(e.need, cpud_usable_mask());
+}
 
 template <class Tag, class Sig>
 class dispatcher;
@@ -133,16 +176,17 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
   // build is not a key).
   static constexpr feature_set keys() { return k_keys; }
   // Whether target e may run on this CPU under this thread's masks.
-  static bool usable(const entry &e) { return e.fn && (e.feature == 0 || cpud_have(e.feature)); }
+  static bool usable(const entry &e) { return ::cpud::usable(e); }
 
   // Switches targets of this function off at run time (production use:
   // e.g. CPUD_BIT(AVX512F) where this function's AVX-512 build is slower):
-  // each target that is, or implies, one of `features` stops being
-  // selected; the baseline build cannot be. Replaces the set given before;
-  // safe while other threads call. Returns the previous set.
+  // each target that is, or implies, one of `features` (a group: any of its
+  // members does) stops being selected; the baseline build cannot be.
+  // Replaces the set given before; safe while other threads call. Returns
+  // the previous set.
   static feature_set set_disabled(const feature_set &features) {
     const feature_set prev = disabled();
-    const feature_set skip = k_keys & ~feature_set(cpud_close_over_implied(~features));
+    const feature_set skip = k_members & ~feature_set(cpud_close_over_implied(~features));
     for (int i = 0; i < CPUD_MASK_WORDS; ++i) {
       disabled_[i].store(features.w[i], std::memory_order_seq_cst);
       skip_[i].store(skip.w[i], std::memory_order_seq_cst);
@@ -174,13 +218,24 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
  private:
   static constexpr feature_set k_keys = detail::keys_of(Tag::entries);
   static constexpr detail::key_index k_index = detail::index_of(Tag::entries);
+  static constexpr feature_set k_members = detail::members_of(Tag::entries);
   static_assert(detail::keys_descending(Tag::entries), "targets are listed by descending feature id");
+  static_assert(detail::none_shadowed(Tag::entries), "a group comes before its highest member alone");
 
+  // The highest usable key; among the targets with that key (a group, then
+  // its highest member alone), the first whose members are all usable and
+  // none skipped. Usable masks hold what each feature implies, so members
+  // suffice. A single feature's target is the first at its key: one pass.
   static int index_for(const feature_set &usable) {
-    feature_set k = k_keys & usable;
-    for (int i = 0; i < CPUD_MASK_WORDS; ++i) k.w[i] &= ~skip_[i].load(std::memory_order_relaxed);
-    const int id = detail::highest_key(k);
-    return id ? k_index.at[id] : k_index.fallback;
+    feature_set skip;
+    for (int i = 0; i < CPUD_MASK_WORDS; ++i) skip.w[i] = skip_[i].load(std::memory_order_relaxed);
+    feature_set k = k_keys & usable & ~skip;
+    while (const int id = detail::highest_key(k)) {
+      for (int i = k_index.at[id]; i < k_index.fallback && Tag::entries[i].feature == id; ++i)
+        if (detail::within(Tag::entries[i].need, usable) && detail::disjoint(Tag::entries[i].need, skip)) return i;
+      k.w[id / 64] &= ~(std::uint64_t{1} << (id % 64));
+    }
+    return k_index.fallback;
   }
   static fn_type for_mask(const feature_set &usable) {
     const fn_type f = Tag::entries[index_for(usable)].fn;
@@ -274,15 +329,17 @@ class only_features {
 
 }  // namespace cpud
 
-#define CPUD__CXX_ENTRY(CHECK, T, NAME) {CPUD_FEATURE_##T, &NAME##_##T, #T},
-#define CPUD__CXX_BASE(NAME) {0, &NAME##_baseline, "baseline"},
+#define CPUD__CXX_MEMBER(F) | CPUD_BIT(F)
+#define CPUD__CXX_ENTRY(CHECK, T, NAME) \
+  {CPUD_CAT(CPUD_FEATURE_, CPUD__KEY_##T), &NAME##_##T, #T, ::cpud::feature_set() CPUD__MEMBERS_##T(CPUD__CXX_MEMBER)},
+#define CPUD__CXX_BASE(NAME) {0, &NAME##_baseline, "baseline", ::cpud::feature_set()},
 #define CPUD_DISPATCH(RET, NAME, ARGS)                                          \
   CPUD_DISPATCH_DECLARE(RET NAME, ARGS)                                         \
   struct CPUD_HIDDEN cpud_tag_##NAME {                                          \
     static constexpr const char *name = #NAME;                                  \
     static constexpr ::cpud::target_entry<RET(*) ARGS> entries[] = {            \
         CPUD__DISPATCH_CALL(CPUD__NOCHK, CPUD__CXX_ENTRY, NAME)                 \
-        CPUD__DISPATCH_BASELINE_CALL(CPUD__CXX_BASE, NAME){0, nullptr, "none"}};  \
+        CPUD__DISPATCH_BASELINE_CALL(CPUD__CXX_BASE, NAME){0, nullptr, "none", ::cpud::feature_set()}}; \
   };                                                                            \
   inline constexpr ::cpud::dispatcher<cpud_tag_##NAME, RET ARGS> NAME {}
 

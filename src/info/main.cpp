@@ -236,7 +236,11 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--json")) {
       json = true;
-    } else if (!std::strcmp(argv[i], "--cpu-dump") && i + 1 < argc) {
+    } else if (!std::strcmp(argv[i], "--cpu-dump")) {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "cpudispatch-info: --cpu-dump needs a FILE (see --help)\n");
+        return 2;
+      }
       dump = argv[++i];
     } else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
       usage(stdout);

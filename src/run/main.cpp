@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -42,7 +43,7 @@ void usage(std::FILE *to) {
                "       cpudispatch-run --each-cpu -- CMD [ARG...]\n"
                "       cpudispatch-run --list-targets | --list-cpus\n"
                "  --target T     run CMD with T the best usable target (T, what it implies and the\n"
-               "                 baseline stay usable); 77 if this CPU cannot run T\n"
+               "                 baseline stay usable; a group: AVX2+FMA3); 77 if this CPU cannot run T\n"
                "  --each-target  run CMD once per compiled target this CPU can run, and the baseline\n"
                "  --cpu MODEL    run CMD under %s -cpu MODEL\n"
                "  --each-cpu     run CMD under every model of %s: %s\n",
@@ -77,13 +78,66 @@ bool contains(const std::vector<std::string> &v, const std::string &s) {
   return false;
 }
 
+// A compiled target: the baseline (no members), a feature, or a group of
+// features compiled as one (AVX512_SKX__VPCLMULQDQ: tools/cpudispatch_config.py).
+struct target {
+  std::string name;
+  cpud::feature_set members;
+  std::vector<int> ids;  // the members, highest interest first
+};
+
+// "AVX2", "AVX512_SKX__VPCLMULQDQ" or "AVX512_SKX+VPCLMULQDQ" (any case,
+// aliases) as a target; false if a part names no feature of this arch.
+bool parse_target(const std::string &text, target *t) {
+  t->members = cpud::feature_set();
+  t->ids.clear();
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t plus = text.find('+', start), under = text.find("__", start);
+    std::size_t end = std::min(plus, under);
+    std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    const int id = cpud_feature_by_name(part.c_str());
+    if (!id) return false;
+    t->members |= cpud::feature_set(id);
+    if (end == std::string::npos) break;
+    start = end + (end == plus ? 1 : 2);
+  }
+  // As cpudispatch_gen reduces a group: a member another member implies,
+  // or one in the baseline, adds nothing (AVX2+F16C is AVX2).
+  cpud::feature_set kept;
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
+    if (!t->members.has(id)) continue;
+    bool implied = false;
+    for (int o = 1; o <= CPUD_FEATURE_COUNT; ++o)
+      implied = implied || (o != id && t->members.has(o) && cpud::feature_set(cpud_with_implied(cpud_mask_of(o))).has(id));
+    if (!implied && !cpud::feature_set(cpud_baseline_mask()).has(id)) kept |= cpud::feature_set(id);
+  }
+  if (kept != cpud::feature_set()) t->members = kept;
+  for (int id = CPUD_FEATURE_COUNT; id >= 1; --id)
+    if (t->members.has(id)) t->ids.push_back(id);
+  t->name.clear();
+  for (int id : t->ids) t->name += (t->name.empty() ? "" : "__") + std::string(cpud_feature_name(id));
+  return true;
+}
+
+// Ascending interest: by the highest member, then the next (a group just
+// above its highest member alone), as cpudispatch_gen orders them.
+bool below(const target &a, const target &b) {
+  return std::lexicographical_compare(a.ids.begin(), a.ids.end(), b.ids.begin(), b.ids.end());
+}
+
 // Targets some dispatch source of this build was compiled for: the lists
-// cpudispatch_gen --list recorded at configure time (one file per source),
-// as feature ids (0 = the baseline). Without any recorded source, every
-// dispatch target the build enables, and the baseline.
-std::vector<int> compiled_targets() {
-  cpud::feature_set mask;
+// cpudispatch_gen --list recorded at configure time (one file per source).
+// Without any recorded source, every dispatch target the build enables,
+// and the baseline.
+std::vector<target> compiled_targets() {
+  std::vector<target> out;
   bool baseline = false, any = false;
+  auto add = [&out](const target &t) {
+    for (const auto &o : out)
+      if (o.name == t.name) return;
+    out.push_back(t);
+  };
   if (DIR *d = opendir(CPUD_RUN_SOURCES_DIR)) {
     while (dirent *e = readdir(d)) {
       std::string n = e->d_name;
@@ -96,10 +150,11 @@ std::vector<int> compiled_targets() {
       buf[len] = 0;
       any = true;
       for (const auto &w : words(buf)) {
+        target t;
         if (w == "baseline") {
           baseline = true;
-        } else if (int id = cpud_feature_by_name(w.c_str())) {
-          mask |= cpud::feature_set(id);
+        } else if (parse_target(w, &t)) {
+          add(t);
         }
       }
     }
@@ -107,24 +162,19 @@ std::vector<int> compiled_targets() {
   }
   if (!any) {
     baseline = true;
-    mask = cpud::feature_set()
-#define CPUD__D(NAME) | CPUD_BIT(NAME)
-           CPUD_WITH_DISPATCH(CPUD__D)
-#undef CPUD__D
-        ;
+    for (const auto &w : words(CPUD_DISPATCH_NAMES)) {
+      target t;
+      if (parse_target(w, &t)) add(t);
+    }
   }
-  std::vector<int> out;
-  if (baseline) out.push_back(0);
-  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
-    if (mask.has(id)) out.push_back(id);
+  std::sort(out.begin(), out.end(), below);
+  if (baseline) out.insert(out.begin(), target{"baseline", cpud::feature_set(), {}});
   return out;
 }
 
-const char *target_name(int id) { return id ? cpud_feature_name(id) : "baseline"; }
-
-std::string joined(const std::vector<int> &ids) {
+std::string joined(const std::vector<target> &ts) {
   std::string s;
-  for (int id : ids) s += (s.empty() ? "" : " ") + std::string(target_name(id));
+  for (const auto &t : ts) s += (s.empty() ? "" : " ") + t.name;
   return s;
 }
 
@@ -203,23 +253,25 @@ std::vector<std::string> child_env(const std::vector<std::string> &drop, const s
   return out;
 }
 
-// Runs argv with the env masks set so that `target` is the best usable one
-// (target < 0: env left as it is), under `qemu_model` when not null.
+// Runs argv with the env masks set so that `t` is the best usable target
+// (null: env left as it is), under `qemu_model` when not null.
 // Returns the exit status as a shell shows it (128 + signal). posix_spawn,
 // not fork: a test suite pays this once per test and target.
-int run(char **cmd, int target, const std::vector<int> &all, const char *qemu_model) {
+int run(char **cmd, const target *t, const std::vector<target> &all, const char *qemu_model) {
   std::vector<std::string> drop, set;
-  if (target >= 0) {
+  if (t) {
     drop = {k_env_disable, k_env_enable};
-    if (target > 0) {
-      // ENABLE keeps T, what it implies and the baseline: no higher target.
-      set.push_back(std::string(k_env_enable) + "=" + cpud_feature_name(target));
-    } else {
-      std::string dis;
-      for (int id : all)
-        if (id) dis += std::string(dis.empty() ? "" : " ") + cpud_feature_name(id);
-      if (!dis.empty()) set.push_back(std::string(k_env_disable) + "=" + dis);
-    }
+    // ENABLE keeps T's members, what they imply and the baseline: no higher
+    // target; for the baseline, DISABLE every member of every target.
+    std::string names;
+    cpud::feature_set named;
+    for (const auto &o : t->ids.empty() ? all : std::vector<target>{*t})
+      for (int id : o.ids)
+        if (!named.has(id)) {
+          named |= cpud::feature_set(id);
+          names += std::string(names.empty() ? "" : " ") + cpud_feature_name(id);
+        }
+    if (!names.empty()) set.push_back(std::string(t->ids.empty() ? k_env_disable : k_env_enable) + "=" + names);
   }
   std::vector<char *> argv;
   std::string q = CPUD_RUN_QEMU, cpu = "-cpu", model = qemu_model ? qemu_model : "", l = "-L",
@@ -307,18 +359,18 @@ int finish(const tally &t, const char *what) {
   return 0;
 }
 
-int each_target(char **cmd, const std::vector<int> &all) {
+int each_target(char **cmd, const std::vector<target> &all) {
   tally t;
   const cpud::feature_set detected = cpud_detected_mask();
-  for (int id : all) {
-    const char *name = target_name(id);
-    if (id && !detected.has(id)) {
+  for (const auto &tg : all) {
+    const char *name = tg.name.c_str();
+    if ((tg.members & ~detected) != cpud::feature_set()) {
       std::fprintf(stderr, "cpudispatch-run: %s skipped: this CPU lacks it\n", name);
       t.add(t.skipped, name);
       continue;
     }
     std::fprintf(stderr, "cpudispatch-run: == target %s ==\n", name);
-    int st = run(cmd, id, all, nullptr);
+    int st = run(cmd, &tg, all, nullptr);
     if (st == 0) {
       std::fprintf(stderr, "cpudispatch-run: %s ok\n", name);
       t.add(t.ran, name);
@@ -335,7 +387,7 @@ int each_target(char **cmd, const std::vector<int> &all) {
 
 int under_model(char **cmd, const char *model, tally *t) {
   std::fprintf(stderr, "cpudispatch-run: == cpu %s ==\n", model);
-  int st = run(cmd, -1, {}, model);
+  int st = run(cmd, nullptr, {}, model);
   if (st == 0) {
     std::fprintf(stderr, "cpudispatch-run: %s ok\n", model);
     if (t) t->add(t->ran, model);
@@ -388,7 +440,7 @@ int main(int argc, char **argv) {
   }
   if (mode.empty())
     die(k_exit_usage, "no mode given: --target T, --each-target, --cpu MODEL or --each-cpu (see --help)");
-  const std::vector<int> all = compiled_targets();
+  const std::vector<target> all = compiled_targets();
   if (mode == "--list-targets") {
     std::printf("%s\n", joined(all).c_str());
     return 0;
@@ -401,22 +453,24 @@ int main(int argc, char **argv) {
   char **cmd = argv + i;
 
   if (mode == "--target") {
-    int id = value == "baseline" || value == "BASELINE" ? 0 : cpud_feature_by_name(value.c_str());
-    if (!id && value != "baseline" && value != "BASELINE") {
+    target want{"baseline", cpud::feature_set(), {}};
+    if (value != "baseline" && value != "BASELINE" && !parse_target(value, &want)) {
       std::string valid = "baseline";
       for (int f = 1; f <= CPUD_FEATURE_COUNT; ++f) valid += std::string(" ") + cpud_feature_name(f);
-      die(k_exit_unknown, "unknown target \"%s\"; valid names on " CPUD_ARCH ": %s", value.c_str(), valid.c_str());
+      die(k_exit_unknown, "unknown target \"%s\"; valid names on " CPUD_ARCH ": %s (a group: A+B)", value.c_str(),
+          valid.c_str());
     }
-    bool compiled = false;
-    for (int t : all) compiled = compiled || t == id;
-    if (!compiled)
+    const target *found = nullptr;
+    for (const auto &t : all)
+      if (t.name == want.name) found = &t;
+    if (!found)
       die(k_exit_not_compiled, "no dispatch source of this build was compiled for %s; compiled targets: %s",
-          target_name(id), joined(all).c_str());
-    if (id && !cpud_mask_has(cpud_detected_mask(), id)) {
-      std::fprintf(stderr, "cpudispatch-run: %s skipped: this CPU lacks it\n", target_name(id));
+          want.name.c_str(), joined(all).c_str());
+    if ((want.members & ~cpud::feature_set(cpud_detected_mask())) != cpud::feature_set()) {
+      std::fprintf(stderr, "cpudispatch-run: %s skipped: this CPU lacks it\n", want.name.c_str());
       return k_exit_skip;
     }
-    return run(cmd, id, all, nullptr);
+    return run(cmd, found, all, nullptr);
   }
   if (mode == "--each-target") return each_target(cmd, all);
   if (mode == "--cpu") {

@@ -30,7 +30,10 @@ using cpud::feature_set;  // within the runtime's own code
 CPUD_HIDDEN cpud_mask detect_raw();
 CPUD_HIDDEN cpud_mask detect_raw_from(const cpud_cpu_report &cpu);
 
-// This thread's scalable vector length in bytes (SVE, RVV), 0 if none.
+// The feature whose vectors cpud_vector_bytes measures (SVE, RVV; 0: the
+// arch has none), and this thread's length of them in bytes: asked only
+// while that feature is usable.
+CPUD_HIDDEN int vector_feature();
 CPUD_HIDDEN int live_vector_bytes();
 
 // x86 only: the same, choosing whether the C library's copy of the CPUID

@@ -87,18 +87,27 @@ cpud_mask detect_raw() {
 
 cpud_mask detect_raw_from(const cpud_cpu_report &cpu) { return detect_words(cpu); }
 
+int vector_feature() {
+#if defined(__aarch64__)
+  return CPUD_FEATURE_SVE;
+#elif defined(__riscv)
+  return CPUD_FEATURE_RVV;
+#else
+  return 0;
+#endif
+}
+
 int live_vector_bytes() {
 #if defined(__aarch64__)
   // PR_SVE_GET_VL: the length in the low 16 bits (PR_SVE_VL_LEN_MASK), or
   // -1 (EINVAL) without SVE.
-  if (!cpud_have(CPUD_FEATURE_SVE)) return 0;
   const int get_vl = 51;
   int vl = prctl(get_vl, 0, 0, 0, 0);
   return vl < 0 ? 0 : (vl & 0xffff);
 #elif defined(__riscv)
   // CSR vlenb (0xc22) by number: the runtime is built without V, and the
-  // assembler only knows the name with it. Read only when V is usable.
-  if (!cpud_have(CPUD_FEATURE_RVV)) return 0;
+  // assembler only knows the name with it. Read only when V is usable
+  // (cpud_vector_bytes asks first).
   unsigned long vlenb;
   __asm__ volatile("csrr %0, 0xc22" : "=r"(vlenb));
   return static_cast<int>(vlenb);

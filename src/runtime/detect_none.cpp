@@ -15,6 +15,7 @@ cpud_mask detect_raw() {
 
 cpud_mask detect_raw_from(const cpud_cpu_report &) { return detect_raw(); }
 
+int vector_feature() { return 0; }
 int live_vector_bytes() { return 0; }
 
 unsigned cpuid_count() { return 0; }

@@ -203,6 +203,7 @@ cpud_mask detect_raw() { return detect_raw_with(true); }
 
 cpud_mask detect_raw_from(const cpud_cpu_report &cpu) { return detect(described_cpu{cpu}); }
 
+int vector_feature() { return 0; }
 int live_vector_bytes() { return 0; }
 
 unsigned cpuid_count() { return g_cpuid_count; }

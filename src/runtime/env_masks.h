@@ -9,9 +9,9 @@
 
 #include "cpudispatch/cpudispatch.h"
 
-// Sets cross this interface as cpud_mask, the C type: tests and benchmarks
-// call it with their own copy of cpud::feature_set (cpudispatch.h says why
-// each build has its own).
+// Sets cross this interface as cpud_mask, the C type: the runtime's
+// cpud::feature_set has internal linkage (cpudispatch.h says why), so tests
+// and benchmarks that call it use their own.
 namespace cpud::internal {
 
 constexpr std::size_t k_env_max_len = 1024;

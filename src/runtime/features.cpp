@@ -173,6 +173,10 @@ void cpud_assume_cpu(const cpud_cpu_report *cpu) {
 }
 
 int cpud_vector_bytes(void) {
+  // 0 unless the vectors' feature is usable, for a described CPU too (its
+  // report may give a length with SVE masked or absent).
+  const int f = cpud::internal::vector_feature();
+  if (!f || !cpud_have(f)) return 0;
   const int assumed = __atomic_load_n(&g_vector_bytes, __ATOMIC_RELAXED);
   return assumed >= 0 ? assumed : cpud::internal::live_vector_bytes();
 }
