@@ -1,9 +1,9 @@
 """Facts about CPUs for the drivers that build whole consumer projects
 (test/consumer, test/example, test/setups): the qemu models' features from
 src/run/qemu-models.txt, this machine's from /proc/cpuinfo, what the x86
-targets the fixtures use need. Written from what the CPUs have, in the
-kernel's /proc/cpuinfo spelling, never derived from cpudispatch's tables:
-the tests check cpudispatch's choices against them.
+targets (and groups of features) the fixtures use need. Written from what
+the CPUs have, in the kernel's /proc/cpuinfo spelling, never derived from
+cpudispatch's tables: the tests check cpudispatch's choices against them.
 
 Import with the test directory on sys.path:
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -18,17 +18,23 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 from qemu_models import read_models  # noqa: E402  (tools/qemu_models.py)
 
 # What each x86 target needs (pni = SSE3, abm = LZCNT): SSE4.2 with what it
-# implies; x86-64-v3 (psABI: v2 + AVX AVX2 BMI1 BMI2 F16C FMA LZCNT MOVBE);
-# AVX2 with the AVX and F16C it implies; AVX512_SKX = F CD BW DQ VL
-# on CPUs that all have x86-64-v3.
+# implies; AVX2 with the AVX and F16C it implies; x86-64-v3 (psABI: v2 + AVX
+# AVX2 BMI1 BMI2 F16C FMA LZCNT MOVBE); AVX512_SKX = F CD BW DQ VL on CPUs
+# that all have x86-64-v3. A group target (AVX2__FMA3) needs what each of
+# its members needs: FMA3 is "fma"; VPCLMULQDQ widens PCLMULQDQ, which the
+# CPUs with it all have.
 SSE42 = {'sse', 'sse2', 'pni', 'ssse3', 'sse4_1', 'sse4_2', 'popcnt'}
+AVX2 = SSE42 | {'avx', 'avx2', 'f16c'}
 X86_V3 = SSE42 | {'cx16', 'lahf_lm', 'avx', 'avx2', 'bmi1', 'bmi2', 'f16c', 'fma', 'abm', 'movbe'}
+AVX512_SKX = X86_V3 | {'avx512f', 'avx512cd', 'avx512bw', 'avx512dq', 'avx512vl'}
 X86_NEEDS = {
     'baseline': set(),
     'SSE42': SSE42,
-    'AVX2': SSE42 | {'avx', 'avx2', 'f16c'},
+    'AVX2': AVX2,
+    'AVX2__FMA3': AVX2 | {'fma'},
     'X86_V3': X86_V3,
-    'AVX512_SKX': X86_V3 | {'avx512f', 'avx512cd', 'avx512bw', 'avx512dq', 'avx512vl'},
+    'AVX512_SKX': AVX512_SKX,
+    'AVX512_SKX__VPCLMULQDQ': AVX512_SKX | {'vpclmulqdq', 'pclmulqdq'},
 }
 
 

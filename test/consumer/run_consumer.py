@@ -17,13 +17,21 @@ compiler and buildtype, then:
 
   build    ninja succeeds with no compiler warning (none from cpudispatch's
            files, none from the fixture's), and the kernels archive is made
-           from the twelve per-target libraries in per-source order;
+           from the seventeen per-target libraries in per-source order, each
+           source's in --list order (TARGETS);
   runs     `app` natively and under qemu-x86_64 -cpu qemu64 core2duo Nehalem
-           SandyBridge Haswell: exit 0, "all targets bit-exact", every
-           function dispatched to the best compiled target the CPU has and
-           every compiled target the CPU has run. The expectation comes from
-           facts about the CPUs (MODEL_FLAGS, /proc/cpuinfo) and the targets
-           (TARGET_NEEDS), not from cpudispatch;
+           SandyBridge Haswell, Haswell,-fma and Haswell,-bmi2: exit 0, "all
+           targets bit-exact", every function dispatched to the best
+           compiled target the CPU has and every compiled target the CPU has
+           run. dot and trimmed name groups of features (AVX2+FMA3, NumPy's
+           (AVX512_SKX VPCLMULQDQ)): a group is one target (AVX2__FMA3), run
+           only where every member is (Haswell,-fma: dot falls to SSE42,
+           trimmed to AVX2) and ranked just above its highest member
+           (Haswell,-bmi2, without X86_V3: AVX2__FMA3; a CPU with AVX-512
+           and VPCLMULQDQ: AVX512_SKX__VPCLMULQDQ). The expectation
+           comes from facts about the CPUs (MODEL_FLAGS, /proc/cpuinfo), the
+           targets (TARGET_NEEDS) and the order the docs promise (TARGETS),
+           not from cpudispatch;
   controls (i) `app_per_source_order` (the same program linking the
            per-target libraries in per-source order, as the docs once said)
            dies of SIGILL under Nehalem where the case says it must (and
@@ -33,7 +41,13 @@ compiler and buildtype, then:
            cpudispatch-check in --stamp mode (the build's own command line,
            from `meson introspect --targets`) over the per-source order exits
            non-zero naming one of those functions, kept from
-           libsumsq_X86_V3.a, that libtrimmed_baseline.a would run.
+           libsumsq_X86_V3.a, that libtrimmed_baseline.a would run;
+           (iii) `app --direct dot` and `app --direct trimmed_sum` (the
+           AVX2__FMA3 build called by its name, bypassing dispatch; its
+           kernels run an FMA instruction) die of SIGILL under
+           Haswell,-fma, where `app` passes, and pass natively (on a CPU
+           with AVX2 and FMA3): the membership check is what keeps the
+           group off that CPU.
 """
 import json
 import os
@@ -63,16 +77,33 @@ CASES = {
 }
 CONTROL_MODEL = 'Nehalem'
 
-# The fixture's x86 targets (ascending interest), its sources in the order of
-# its dict, the functions main.cpp reports.
-TARGETS = ['baseline', 'SSE42', 'X86_V3', 'AVX512_SKX']
-SOURCES = ['dot', 'sumsq', 'trimmed']
-FUNCTIONS = ['dot', 'sumsq', 'trimmed_sum', 'cascade_sum']
+# The fixture's sources in the order of its dict, each with its x86 targets
+# in ascending interest as the docs promise it (baseline first; a group just
+# above its highest member alone and below the next feature: AVX2 <
+# AVX2__FMA3 < X86_V3, AVX512_SKX < AVX512_SKX__VPCLMULQDQ), written here,
+# not asked of cpudispatch; the functions main.cpp reports, with their
+# source.
+TARGETS = {
+    'dot': ['baseline', 'SSE42', 'AVX2__FMA3', 'X86_V3', 'AVX512_SKX', 'AVX512_SKX__VPCLMULQDQ'],
+    'sumsq': ['baseline', 'SSE42', 'X86_V3', 'AVX512_SKX'],
+    'trimmed': ['baseline', 'SSE42', 'AVX2', 'AVX2__FMA3', 'X86_V3', 'AVX512_SKX', 'AVX512_SKX__VPCLMULQDQ'],
+}
+SOURCES = list(TARGETS)
+FUNCTIONS = {'dot': 'dot', 'sumsq': 'sumsq', 'trimmed_sum': 'trimmed', 'cascade_sum': 'trimmed'}
 
 # What each target needs: facts about the CPUs (test/cpu_facts.py).
-TARGET_NEEDS = {t: cpu_facts.X86_NEEDS[t] for t in TARGETS}
+TARGET_NEEDS = {t: cpu_facts.X86_NEEDS[t] for ts in TARGETS.values() for t in ts}
 MODEL_FLAGS = cpu_facts.models('x86_64')  # none has AVX-512 (TCG cannot)
+# This driver's extra models: Haswell without one member of AVX2__FMA3
+# (the group must be skipped), and without BMI2 (no X86_V3: the group wins).
+MODEL_FLAGS['Haswell,-fma'] = MODEL_FLAGS['Haswell'] - {'fma'}
+MODEL_FLAGS['Haswell,-bmi2'] = MODEL_FLAGS['Haswell'] - {'bmi2'}
 MODELS = list(MODEL_FLAGS)
+
+# Control (iii): `app --direct FN` calls FN's build of this group by name
+# under this model, which lacks one of its members.
+DIRECT_GROUP, DIRECT_MODEL = 'AVX2__FMA3', 'Haswell,-fma'
+DIRECT_FUNCTIONS = ['dot', 'trimmed_sum']
 
 # The planted shared functions in the check's message: fx::pairwise_sum
 # (shared.h) or a part of std::sort<float*> (std::__introsort_loop<float*,
@@ -92,10 +123,10 @@ def show(cmd, env=None):
     print('$ ' + ' '.join(shlex.quote(a) for a in cmd) + extra)
 
 
-def best(flags):
-    """Targets the CPU with these flags can run, highest first, then
-    baseline; the first is the one dispatch must pick."""
-    return [t for t in reversed(TARGETS) if TARGET_NEEDS[t] <= flags]
+def best(source, flags):
+    """The source's targets the CPU with these flags can run, highest first,
+    then baseline; the first is the one dispatch must pick."""
+    return [t for t in reversed(TARGETS[source]) if TARGET_NEEDS[t] <= flags]
 
 
 def docs_block(root, marker):
@@ -151,6 +182,8 @@ class Case:
         self.proj = os.path.join(tmp, 'proj')
         self.build = os.path.join(tmp, 'build')
         self.failures = []
+        self.app_ok = {}  # model -> whether `app` passed there (check_app)
+        self.host = set()  # this CPU's flags (check_runs)
 
     def fail(self, msg):
         print('FAIL: ' + msg)
@@ -238,8 +271,8 @@ class Case:
         return None, None
 
     # -- runs ----------------------------------------------------------------
-    def launch(self, model, exe):
-        cmd = [exe] if model == 'native' else ['qemu-x86_64', '-cpu', model, exe]
+    def launch(self, model, exe, args=()):
+        cmd = ([exe] if model == 'native' else ['qemu-x86_64', '-cpu', model, exe]) + list(args)
         # The runtime's masks (CPUDISPATCH_DISABLE/ENABLE_CPU_FEATURES) would
         # change the selection: run without them.
         env = {k: v for k, v in os.environ.items() if not k.startswith('CPUDISPATCH_')}
@@ -249,7 +282,7 @@ class Case:
         return r.returncode, r.stdout, err
 
     def check_app(self, model, flags):
-        can = best(flags)
+        can = {fn: best(src, flags) for fn, src in FUNCTIONS.items()}
         rc, out, err = self.launch(model, os.path.join(self.build, 'app'))
         got = {m.group(1): (m.group(2), m.group(3).split()) for m in map(LINE.match, out.splitlines()) if m}
         problems = []
@@ -262,21 +295,24 @@ class Case:
                 problems.append('no line for %s' % fn)
                 continue
             selected, ran = got[fn]
-            if selected != can[0]:
-                problems.append('%s dispatched to %s, expected %s' % (fn, selected, can[0]))
-            if ran != can:
-                problems.append('%s ran the targets [%s], expected [%s]' % (fn, ' '.join(ran), ' '.join(can)))
-        print('  %-12s app -> %s  %s  (expected %s)%s' % (
-            model, rc, '  '.join('%s: %s' % (f, got[f][0]) for f in FUNCTIONS if f in got), can[0],
+            if selected != can[fn][0]:
+                problems.append('%s dispatched to %s, expected %s' % (fn, selected, can[fn][0]))
+            if ran != can[fn]:
+                problems.append('%s ran the targets [%s], expected [%s]' % (fn, ' '.join(ran), ' '.join(can[fn])))
+        print('  %-13s app -> %s  %s%s' % (
+            model, rc, '  '.join('%s: %s%s' % (f, got[f][0], '' if got[f][0] == can[f][0] else
+                                               ' (expected %s)' % can[f][0]) for f in FUNCTIONS if f in got),
             '' if problems else '  ok'))
         if problems:
             print('\n'.join('    ' + l for l in (out + err).strip().splitlines()))
             self.fail('-cpu %s: %s' % (model, '; '.join(problems)))
+        self.app_ok[model] = not problems
 
     def check_runs(self):
         print('$ %s/app, then qemu-x86_64 -cpu MODEL %s/app for MODEL in %s' % (self.build, self.build,
                                                                           ' '.join(MODELS)))
-        self.check_app('native', cpu_facts.host_flags(self.c['cc']))
+        self.host = cpu_facts.host_flags(self.c['cc'])
+        self.check_app('native', self.host)
         for model in MODELS:
             self.check_app(model, MODEL_FLAGS[model])
 
@@ -284,20 +320,45 @@ class Case:
     def control_link_order(self):
         exe = os.path.join(self.build, 'app_per_source_order')
         rc, out, err = self.launch('native', exe)
-        print('  control: native       app_per_source_order -> %d' % rc)
+        print('  control: native        app_per_source_order -> %d' % rc)
         if rc != 0 or 'all targets bit-exact' not in out.splitlines():
             self.fail('control: app_per_source_order does not even pass natively (status %d): %s' % (rc, out + err))
         rc, out, err = self.launch(CONTROL_MODEL, exe)
         died = rc in (-signal.SIGILL, 128 + signal.SIGILL)
         need = self.c['sigill']
-        print('  control: %-12s app_per_source_order -> %d%s (%s)' % (
+        print('  control: %-13s app_per_source_order -> %d%s (%s)' % (
             CONTROL_MODEL, rc, ' SIGILL' if died else '', 'must die of SIGILL' if need else 'not required'))
         if need and not died:
             self.fail('control: app_per_source_order did not die of SIGILL under -cpu %s (status %d): the '
                       'fixture does not show that the checked archive matters' % (CONTROL_MODEL, rc))
 
+    def control_direct(self):
+        exe = os.path.join(self.build, 'app')
+        for fn in DIRECT_FUNCTIONS:
+            sym = '%s_%s' % (fn, DIRECT_GROUP)
+            if TARGET_NEEDS[DIRECT_GROUP] <= self.host:
+                rc, out, err = self.launch('native', exe, ['--direct', fn])
+                print('  control: native        app --direct %s -> %d (%s called directly)' % (fn, rc, sym))
+                if rc != 0 or not out.startswith(sym + ':'):
+                    self.fail('control: app --direct %s does not even pass natively (status %d): %s' % (
+                        fn, rc, out + err))
+            else:
+                print('  control: native        app --direct %s not run: this CPU lacks %s' % (
+                    fn, ' '.join(sorted(TARGET_NEEDS[DIRECT_GROUP] - self.host))))
+            rc, out, err = self.launch(DIRECT_MODEL, exe, ['--direct', fn])
+            died = rc in (-signal.SIGILL, 128 + signal.SIGILL)
+            print('  control: %-13s app --direct %s -> %d%s (must die of SIGILL; app %s there)' % (
+                DIRECT_MODEL, fn, rc, ' SIGILL' if died else '',
+                'passed' if self.app_ok.get(DIRECT_MODEL) else 'did NOT pass'))
+            if not died:
+                self.fail('control: %s did not die of SIGILL under -cpu %s (status %d): the group build does not '
+                          'need its member there, so dispatch skipping it proves nothing: %s' % (
+                              sym, DIRECT_MODEL, rc, (out + err).strip()))
+        if not self.app_ok.get(DIRECT_MODEL):
+            self.fail('control: app did not pass under -cpu %s, where the direct calls die' % DIRECT_MODEL)
+
     def control_stamp(self, command, libs):
-        want = ['lib%s_%s.a' % (s, t) for s in SOURCES for t in TARGETS]
+        want = ['lib%s_%s.a' % (s, t) for s in SOURCES for t in TARGETS[s]]
         names = [os.path.basename(l) for l in libs]
         if names != want:
             self.fail('the kernels archive is not made from the per-source list %s: %s' % (want, names))
@@ -347,6 +408,7 @@ def main():
             command, libs = case.kernels_target()
             case.check_runs()
             case.control_link_order()
+            case.control_direct()
             if command:
                 case.control_stamp(command, libs)
     print('%s: %.1f s' % (name, time.time() - t0))

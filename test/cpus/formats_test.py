@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The dump grammar of `cpudispatch-info --cpu-dump FILE`, case by case
-(docs/info.md): each case is a small dump written here, run through the
+(docs/runtime.md): each case is a small dump written here, run through the
 program the way a user runs it, with what it must detect (names that must
 and must not be in the JSON `detected` list) or the one-line error and
 status 2 it must give. Cases of this build's arch run; the auxv cases of
@@ -180,6 +180,59 @@ for desc, text, want in cases:
         if p.returncode != 2 or len(lines) != 1 or p.stdout or not all(n in lines[0] for n in want[1]):
             failures.append('%s: status 2 and one line with %s expected; got %d: %r' % (
                 desc, want[1], p.returncode, p.stderr))
+
+# The command line around the dump: one line and status 2 for a missing
+# FILE or one that cannot be read; the env masks apply to the described CPU
+# as to this one (docs/runtime.md: masked features stay detected, not usable).
+def command(args, env=None):
+    p = subprocess.run(WRAPPER + [INFO] + args, capture_output=True, text=True,
+                       env=dict(os.environ, **(env or {})))
+    p.stderr = ''.join(l for l in p.stderr.splitlines(True) if "TCG doesn't support" not in l)
+    return p
+
+
+for desc, args, needle in [('--cpu-dump without FILE', ['--cpu-dump'], '--cpu-dump needs a FILE'),
+                           ('a FILE that does not exist', ['--cpu-dump', '/nonexistent/cpu.txt'],
+                            '/nonexistent/cpu.txt')]:
+    cases.append((desc, None, None))
+    p = command(args)
+    lines = p.stderr.strip().splitlines()
+    if p.returncode != 2 or len(lines) != 1 or needle not in lines[0] or p.stdout:
+        failures.append('%s: status 2 and one line with %r expected; got %d: %r' % (desc, needle, p.returncode,
+                                                                                p.stderr))
+# Two masks over recorded x86 CPUs: AVX2 over a Haswell and AVX512F over a
+# Skylake-SP. A feature of this build's baseline cannot be masked: then one
+# line naming it and status 78 (docs/api.md, CPUD_EXIT_ENV), not a report.
+CPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)))
+masked_cases = {'x86_64': [(HASWELL_R, 'AVX2', 'X86_V3'),
+                           (open(os.path.join(CPUS, 'x86_64', 'intel-skylake-sp.txt')).read(),
+                            'AVX512F', 'AVX512_SKX')]}.get(arch, [])
+for text, feature, implier in masked_cases:
+    cases.append(('env mask over a dump: ' + feature, None, None))
+    with tempfile.NamedTemporaryFile('w', suffix='.txt', delete=False) as fh:
+        fh.write(text)
+    try:
+        baseline = json.loads(command(['--json']).stdout)['baseline']
+        p = command(['--json', '--cpu-dump', fh.name], {'CPUDISPATCH_DISABLE_CPU_FEATURES': feature})
+    finally:
+        os.unlink(fh.name)
+    if feature in baseline:
+        lines = p.stderr.strip().splitlines()
+        if p.returncode != 78 or p.stdout or len(lines) != 1 or "part of this build's baseline" not in lines[0] \
+                or feature not in lines[0]:
+            failures.append('env mask over a dump: DISABLE=%s of the baseline: status 78 and one line expected; '
+                            'got %d: %r' % (feature, p.returncode, p.stderr))
+        continue
+    try:
+        d = json.loads(p.stdout)
+        got = (feature in d['detected'], feature in d['masked'], d['features'][feature], d['features'][implier])
+    except (ValueError, KeyError) as e:
+        got = 'no report (%s, status %d): %s' % (e, p.returncode, p.stderr.strip())
+    # Detected, masked, not usable, and neither is what implies it.
+    if got != (True, True, False, False):
+        failures.append('env mask over a dump: DISABLE=%s: (detected, masked, usable %s, usable %s) = %s, '
+                        'expected (True, True, False, False)' % (feature, feature, implier, got))
+
 for f in failures:
     print('FAIL:', f)
 print('%d cases on %s, %d failures' % (len(cases), arch, len(failures)))

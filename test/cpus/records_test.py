@@ -83,6 +83,12 @@ def check_record(path):
     elif p.returncode != 0 or data['startup'] is not None:
         failures.append('%s: status %d, startup %r: the CPU has the baseline %s'
                         % (path, p.returncode, data['startup'], ' '.join(data['baseline'])))
+    # The dump's vector length (the record's published one), reported only
+    # with the feature of those vectors: 0 for a CPU without it.
+    vl = next((int(l.split(':')[1]) for l in open(path) if l.startswith(('SVE_VL:', 'VLENB:'))), 0)
+    want_vl = vl if VECTORS.get(BUILD_ARCH) in expect else 0
+    if data['vector_bytes'] != want_vl:
+        failures.append('%s: vector_bytes %r, %d expected' % (path, data['vector_bytes'], want_vl))
     usable = set(data['detected']) | set(data['baseline'])
     for fn, f in data['functions'].items():
         # compiled: highest interest first; a target's name is a feature
@@ -120,8 +126,19 @@ def check_foreign(path, arch):
                         % (path, arch, BUILD_ARCH, EXIT_BAD_DUMP, p.returncode, p.stderr))
 
 
+# The feature whose scalable vectors cpudispatch-info's vector_bytes measures.
+VECTORS = {'aarch64': 'SVE', 'riscv64': 'RVV'}
 live = subprocess.run(WRAPPER + [INFO, '--json'], capture_output=True, text=True, check=True)
 BUILD_ARCH = json.loads(live.stdout)['arch']
+# This CPU (or qemu model): a length exactly when the vectors are usable,
+# a whole number of 128-bit granules up to the architectures' 2048 bits.
+LIVE = json.loads(live.stdout)
+vb = LIVE['vector_bytes']
+if VECTORS.get(BUILD_ARCH) and LIVE['features'].get(VECTORS[BUILD_ARCH]):
+    if not (vb >= 16 and vb % 16 == 0 and vb <= 256):
+        failures.append('this CPU: %s usable, vector_bytes %r' % (VECTORS[BUILD_ARCH], vb))
+elif vb != 0:
+    failures.append('this CPU: no usable scalable vectors, vector_bytes %r (0 expected)' % vb)
 arches = sorted(d for d in os.listdir(ROOT) if os.path.isdir(os.path.join(ROOT, d)))
 count = 0
 for arch in arches:

@@ -33,8 +33,7 @@ const char *CPUD_FN(scale)(float *p, std::size_t n, float k) {
 #define DOCS_HAVE_BIT(NAME, ...) | (DOCS_IS_ONE(CPUD_HAVE_##NAME) ? CPUD_BIT(NAME) : cpud::feature_set())
 #define DOCS_TARGET_BIT(NAME, ...) | (DOCS_IS_ONE(CPUD_TARGET_##NAME) ? CPUD_BIT(NAME) : cpud::feature_set())
 
-// Which CPUD_HAVE_<F> this build defines, as a mask (a cpud_mask: the C
-// type crosses between targets; each target has its own feature_set).
+// Which CPUD_HAVE_<F> this build defines, as a mask.
 cpud_mask CPUD_FN(scale_have)() { return cpud::feature_set() CPUD_FEATURES(DOCS_HAVE_BIT); }
 
 // Which CPUD_TARGET_<F> this build defines, as a mask; bit 0: CPUD_TARGET_IS_BASELINE.

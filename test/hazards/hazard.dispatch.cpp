@@ -7,5 +7,5 @@
 std::string CPUD_FN(hz_work)(std::vector<double> v, const float *p, std::size_t n) {
   v.push_back(static_cast<double>(hz_scaled_sum(p, n, 2.0f)));
   v.insert(v.end(), hz_table().begin(), hz_table().begin() + 4);
-  return std::string(CPUD_TARGET_NAME) + " " + hz_describe(v);
+  return std::string(CPUD_TARGET_NAME) + " " + hz_describe(v) + " sets=" + std::to_string(hz_set_ops(static_cast<int>(n % 7)));
 }

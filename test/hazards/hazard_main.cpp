@@ -19,15 +19,20 @@ int main() {
   float base = hz_scaled_sum(f.data(), f.size(), 2.0f);
   std::string desc = hz_describe(d);
   double t = hz_table()[3];
+  const int sets = hz_set_ops(static_cast<int>(f.size() % 7));  // 1000 % 7 = 6 features
 #else
   // Only the dispatch source's builds hold copies: link order decides.
   float base = 1000.0f;
   std::string desc = "min=-1.000000 max=7.000000";
   double t = 0.25;
+  const int sets = 606;
 #endif
   std::string via = hz_work(d, f.data(), f.size());
-  std::printf("baseline: %g %s %g\ndispatched: %s\n", base, desc.c_str(), t, via.c_str());
+  std::printf("baseline: %g %s %g %d\ndispatched: %s\n", base, desc.c_str(), t, sets, via.c_str());
+  // 6 features (fewer if the table has fewer): count 6, highest 6, t lacks id 1.
+  const int want = CPUD_FEATURE_COUNT >= 6 ? 606 : CPUD_FEATURE_COUNT * 100 + CPUD_FEATURE_COUNT;
   bool ok = base == 1000.0f && desc == "min=-1.000000 max=7.000000" && t == 0.25 &&
-            via.find(" min=-1.000000 max=1000.000000") != std::string::npos;
+            via.find(" min=-1.000000 max=1000.000000") != std::string::npos &&
+            (sets == want || !HZ_MAIN_USES_SHARED) && via.find(" sets=" + std::to_string(want)) != std::string::npos;
   return ok ? 0 : 1;
 }

@@ -35,4 +35,14 @@ inline std::string hz_describe(std::vector<double> v) {
   return s;
 }
 
+// cpudispatch.h's own inline C++ (cpud::feature_set): every build uses it,
+// so each must keep its own copy (cpudispatch-check, like the rest here).
+#include "cpudispatch/cpudispatch.h"
+inline int hz_set_ops(int n) {
+  cpud::feature_set s;
+  for (int id = 1; id <= n && id <= CPUD_FEATURE_COUNT; ++id) s |= cpud::feature_set(id);
+  const cpud::feature_set t = s & ~cpud::feature_set(1);
+  return s.count() * 100 + t.highest() + (s == t ? 1000 : 0) + (t.empty() ? 10000 : 0);
+}
+
 #endif

@@ -145,3 +145,31 @@ TEST(Names, LookupIsCaseInsensitiveAndKnowsAliases) {
 }
 
 }  // namespace
+
+#if defined(CPUD_ARCH_X86_64)
+// AMX (docs/runtime.md): the CPUID bits, the tile state in XCR0 (bits 17
+// TILECFG and 18 TILEDATA) and the kernel's permission, all three. Bits from
+// Intel's SDM: CPUID.(7,0):EDX 22 AMX-BF16, 24 AMX-TILE, 25 AMX-INT8;
+// CPUID.1:ECX 27 OSXSAVE. A described CPU, so this one's AMX does not matter.
+TEST(Detection, AmxNeedsCpuidXcr0AndTheKernelsPermission) {
+  const std::uint32_t amx_edx = (1u << 22) | (1u << 24) | (1u << 25);
+  const cpud_cpuid_leaf with_amx[] = {
+      {0, 0, 0xd, 0, 0, 0}, {1, 0, 0, 0, 1u << 27, 0}, {7, 0, 0, 0, 0, amx_edx}};
+  const cpud_cpuid_leaf without_amx[] = {{0, 0, 0xd, 0, 0, 0}, {1, 0, 0, 0, 1u << 27, 0}, {7, 0, 0, 0, 0, 0}};
+  const cpud::feature_set amx = CPUD_BIT(AMX_TILE) | CPUD_BIT(AMX_INT8) | CPUD_BIT(AMX_BF16);
+  auto detect = [&](const cpud_cpuid_leaf *leaves, std::uint64_t xcr0, int denied) {
+    cpud_cpu_report r{};
+    r.leaves = leaves;
+    r.leaf_count = 3;
+    r.has_xcr0 = 1;
+    r.xcr0 = xcr0;
+    r.amx_denied = denied;
+    return cpud::feature_set(cpud_detect_cpu(&r)) & amx;
+  };
+  EXPECT_EQ(detect(with_amx, 0x600e7, 0), amx) << "all three: AMX";
+  EXPECT_EQ(detect(with_amx, 0x600e7, 1), cpud::feature_set()) << "the kernel refuses the tile state";
+  EXPECT_EQ(detect(with_amx, 0xe7, 0), cpud::feature_set()) << "XCR0 without TILECFG/TILEDATA";
+  EXPECT_EQ(detect(with_amx, 0x200e7, 0), cpud::feature_set()) << "XCR0 with TILEDATA only";
+  EXPECT_EQ(detect(without_amx, 0x600e7, 0), cpud::feature_set()) << "no CPUID bits";
+}
+#endif

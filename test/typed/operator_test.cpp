@@ -116,7 +116,7 @@ void every_kernel_every_target() {
   int runs = 0;
   add.for_each_kernel([&](const cpud::kernel<binary> &k) {
     for (const cpud::target_entry<binary> *e = k.targets(); e->fn; ++e) {
-      if (e->feature != 0 && !cpud_have(e->feature)) continue;
+      if (!cpud::usable(*e)) continue;
       bool ok = k.types[0] == dtype::int32     ? same_as_baseline<std::int32_t>(k, *e)
                 : k.types[0] == dtype::int64   ? same_as_baseline<std::int64_t>(k, *e)
                 : k.types[0] == dtype::float32 ? same_as_baseline<float>(k, *e)
