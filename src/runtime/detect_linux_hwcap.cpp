@@ -64,12 +64,20 @@ feature_set detect_words(const cpud_cpu_report &r) {
        ((hw[KIND == CPUD_DETECT_HWCAP2] >> (BIT)) & 1ul)) ||                                           \
       (KIND == CPUD_DETECT_HWPROBE && r.has_hwprobe && (LEAF) == 4 &&                                  \
        ((r.hwprobe_ima_ext_0 >> (BIT)) & 1u)) ||                                                       \
-      (KIND == CPUD_DETECT_HWPROBE && !r.has_hwprobe && (ARG) >= 0 && ((hw[0] >> ((ARG) & 63)) & 1ul))) \
+      (KIND == CPUD_DETECT_HWPROBE && !r.has_hwprobe && (ARG) >= 0 && ((hw[0] >> ((ARG) & 63)) & 1ul)) || \
+      (KIND == CPUD_DETECT_VECTOR_BYTES && r.vector_bytes == (BIT)))                                    \
     raw |= CPUD_BIT(NAME);
   CPUD_FEATURES(CPUD__ROW)
 #undef CPUD__ROW
   return raw;
 }
+
+// Whether a row asks for a vector length (aarch64's SVE_256).
+constexpr bool k_length_rows = false
+#define CPUD__ROW(NAME, INTEREST, KIND, LEAF, SUB, REG, BIT, XCR0, ARG) || KIND == CPUD_DETECT_VECTOR_BYTES
+    CPUD_FEATURES(CPUD__ROW)
+#undef CPUD__ROW
+    ;
 
 }  // namespace
 
@@ -82,7 +90,15 @@ cpud_mask detect_raw() {
 #if defined(__riscv)
   r.has_hwprobe = hwprobe_ima_ext_0(r.hwprobe_ima_ext_0);
 #endif
-  return detect_words(r);
+  feature_set raw = detect_words(r);
+  // The length is asked only where a row needs it and the vectors exist
+  // (one prctl at start-up): this thread's length, which threads it
+  // creates inherit; a later PR_SVE_SET_VL is the caller's to avoid.
+  if (k_length_rows && vector_feature() && raw.has(vector_feature())) {
+    r.vector_bytes = live_vector_bytes();
+    raw = detect_words(r);
+  }
+  return raw;
 }
 
 cpud_mask detect_raw_from(const cpud_cpu_report &cpu) { return detect_words(cpu); }

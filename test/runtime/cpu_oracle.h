@@ -44,6 +44,16 @@ inline std::set<std::string> cpu_flags(bool *found = nullptr) {
     if (r == 31) out.insert("abm");
   }
 #endif
+#if defined(__aarch64__)
+  // The SVE vector length has no /proc/cpuinfo flag: the models' lines say
+  // "sve_vl=BYTES"; on a real CPU the kernel's default length for new
+  // processes stands in (what this process got, unless a parent changed it).
+  if (out.count("sve")) {
+    std::ifstream vl("/proc/sys/abi/sve_default_vector_length");
+    int bytes = 0;
+    if (vl >> bytes) out.insert("sve_vl=" + std::to_string(bytes));
+  }
+#endif
   return out;
 }
 
@@ -101,7 +111,8 @@ inline const std::vector<row> &aarch64_rows() {
       {"SVE", "sve asimdhp"}, {"SVE2", "sve2 sve asimdhp"}, {"I8MM", "i8mm asimd"}, {"BF16", "bf16 asimd"},
       {"SVE_I8MM", "svei8mm i8mm sve asimdhp"}, {"SVE_BF16", "svebf16 bf16 sve asimdhp"},
       {"SVE2_AES", "sveaes sve2 sve asimdhp"}, {"SVE2_BITPERM", "svebitperm sve2 sve asimdhp"},
-      {"SVE2_SHA3", "svesha3 sve2 sve asimdhp"}, {"SME", "sme bf16 asimdhp"},
+      {"SVE2_SHA3", "svesha3 sve2 sve asimdhp"}, {"SVE_256", "sve asimdhp sve_vl=32"},
+      {"SME", "sme bf16 asimdhp"},
   };
   return r;
 }
