@@ -3,7 +3,7 @@
 archive a program links them through.
 
   cpudispatch_check.py --config TARGETS.txt [--ar AR] [--objcopy OBJCOPY]
-                      --archive OUT.a LIB...
+                      [--objdump OBJDUMP] --archive OUT.a LIB...
       checks LIBs and writes OUT.a, an archive of all their objects in a safe
       link order: the libraries built as baseline code first, then the
       target builds in ascending interest (docs/pitfalls.md). Link OUT.a.
@@ -17,10 +17,11 @@ archive a program links them through.
 A library's target is read from its objects: every object compiled for a
 dispatch target carries a `.cpud_target` section naming the target
 (cpudispatch_config.h puts it there); a library without one is baseline
-code. The checks:
-  - no static initialiser (.init_array / .ctors / .preinit_array) in a
-    target object: it would run at load time, on every CPU, before any
-    dispatch, as code built for the target;
+code. ELF objects are read with readelf, PE/COFF objects (Windows, MinGW)
+with objdump. The checks:
+  - no static initialiser (.init_array / .ctors / .preinit_array; COFF:
+    .ctors / .CRT$XC*) in a target object: it would run at load time, on
+    every CPU, before any dispatch, as code built for the target;
   - no link-time-optimisation bytecode (.gnu.lto_*) in a target object: the
     linker could inline target code into callers that run on any CPU;
   - the link order: an inline or template function (a weak symbol: header
@@ -32,6 +33,8 @@ code. The checks:
     target's copy on a CPU without that target. In --archive mode the
     renamed functions are per target and cannot clash; what is left (weak
     functions outside COMDAT groups, groups that also hold data) is checked.
+    In COFF an inline function is a COMDAT section of code whose key is the
+    function's symbol: that is what "weak" and renamable mean there.
 Failures name the objects, the symbol and the libraries; exit status 1.
 """
 import argparse
@@ -45,7 +48,7 @@ import tempfile
 sys.dont_write_bytecode = True  # nothing written next to the scripts
 from cpudispatch_config import Config  # noqa: E402  (tools/cpudispatch_config.py)
 
-BAD = ('.init_array', '.ctors', '.preinit_array')
+BAD = ('.init_array', '.ctors', '.preinit_array', '.CRT$XC')
 # Constructors a sanitizer adds to every object (they only call the
 # sanitizer's runtime initialiser): not the program's static initialisers.
 SANITIZER_CTOR = re.compile(r'^(\.text\.)?(\w+\.module_ctor|_GLOBAL__sub_I_00099_\d+_.*)$')
@@ -80,14 +83,93 @@ def per_object(text, lib):
     return objs if current is not None else {os.path.basename(lib): head}
 
 
+def is_coff(path):
+    """Whether an archive's (or object's) first object is PE/COFF rather than
+    ELF. x86-64 COFF objects start with the machine number 0x8664."""
+    with open(path, 'rb') as fh:
+        head = fh.read(8)
+    if head in (b'!<arch>\n', b'!<thin>\n'):
+        members = ar_members(path)
+        if not members:
+            return False
+        name, member, body = members[0]
+        if body is None:
+            with open(member, 'rb') as fh:
+                body = fh.read(4)
+        head = body[:4]
+    return head[:4] != b'\x7fELF' and head[:2] in (b'\x64\x86', b'\x4c\x01', b'\x64\xaa')
+
+
+COFF_OBJ = re.compile(r'^(\S.*?):\s+file format (\S+)$')
+COFF_SEC = re.compile(r'^\s*\d+\s+(\S+)\s+[0-9a-f]{8}\s')
+COFF_COMDAT = re.compile(r'LINK_ONCE_\w+ \(COMDAT (\S+) \d+\)')
+
+
+def objdump_objects(objdump, args, path):
+    """objdump's output over an archive (or one object), split into
+    {member: [lines]}."""
+    out = subprocess.run([objdump] + args + [path], capture_output=True, text=True)
+    if out.returncode != 0 and not out.stdout:
+        sys.exit('cpudispatch check: %s cannot read %s: %s' % (objdump, path, out.stderr.strip()))
+    objs, current = {}, None
+    for line in out.stdout.splitlines():
+        m = COFF_OBJ.match(line)
+        if m:
+            current = m.group(1)
+            objs.setdefault(current, [])
+        elif current is not None:
+            objs[current].append(line)
+    return objs
+
+
 class Library:
-    def __init__(self, path, cfg):
+    def __init__(self, path, cfg, objdump='objdump'):
         self.path = path
         self.name = os.path.basename(path)
+        self.coff = is_coff(path)
+        self.objdump = objdump
         self.sections = {}
+        self.targets = {}   # object -> target named by its .cpud_target section
+        self.weak = {}      # weak function symbol -> object defining it
+        self.renamable = set()  # COMDAT groups of functions only: signatures and functions
+        if self.coff:
+            self.read_coff()
+        else:
+            self.read_elf()
+        self.check_target(cfg)
+
+    def read_coff(self):
+        """Sections, the .cpud_target mark and the inline functions (COMDAT
+        sections of code, keyed by the function's own symbol) of PE/COFF
+        objects."""
+        for obj, lines in objdump_objects(self.objdump, ['-h'], self.path).items():
+            secs, last = set(), None
+            for l in lines:
+                m = COFF_SEC.match(l)
+                if m:
+                    last = m.group(1)
+                    secs.add(last)
+                    continue
+                c = COFF_COMDAT.search(l)
+                if c and last is not None and re.search(r'\bCODE\b', l):
+                    self.weak.setdefault(c.group(1), obj)
+                    self.renamable.add(c.group(1))
+            self.sections[obj] = secs
+        if any('.cpud_target' in s for s in self.sections.values()):
+            for obj, lines in objdump_objects(self.objdump, ['-s', '-j', '.cpud_target'], self.path).items():
+                data = bytearray()
+                for l in lines:
+                    m = re.match(r'^ [0-9a-f]{4,} ((?:[0-9a-f]{2,8} ?){1,4})', l)
+                    if m:
+                        data += bytes.fromhex(m.group(1).replace(' ', ''))
+                m = re.search(r'cpudispatch target (\S+)', data.split(b'\0')[0].decode('ascii', 'replace'))
+                if m:
+                    self.targets[obj] = m.group(1)
+
+    def read_elf(self):
+        path = self.path
         for obj, lines in per_object(readelf(['-S'], path), path).items():
             self.sections[obj] = {m.group(1) for m in (re.match(r'^\s*\[\s*\d+\]\s+(\S+)', l) for l in lines) if m}
-        self.targets = {}   # object -> target named by its .cpud_target section
         marked = [o for o, s in self.sections.items() if '.cpud_target' in s]
         if marked:
             for obj, lines in per_object(readelf(['-p', '.cpud_target'], path), path).items():
@@ -95,6 +177,9 @@ class Library:
                     m = re.search(r'cpudispatch target (\S+)', l)
                     if m:
                         self.targets[obj] = m.group(1)
+        self.read_elf_symbols()
+
+    def check_target(self, cfg):
         kinds = set(self.targets.values())
         self.problems = []
         if len(kinds) > 1 or (kinds and len(self.targets) != len(self.sections)):
@@ -108,8 +193,11 @@ class Library:
             self.problems.append('%s: built for %s, which this build of cpudispatch does not know (a library '
                                  'of another configuration?)' % (self.name, self.target))
             self.target = 'baseline'
-        self.weak = {}      # weak function symbol -> object defining it
-        self.renamable = set()  # COMDAT groups of functions only: signatures and functions
+
+    def read_elf_symbols(self):
+        """The weak functions and the all-function COMDAT groups of ELF
+        objects."""
+        path = self.path
         for obj, lines in per_object(readelf(['-g', '-s'], path), path).items():
             groups, sig, defs = {}, None, {}
             for l in lines:
@@ -139,8 +227,11 @@ class Library:
                     self.renamable.update(n for _, n in syms)
 
     def init_functions(self):
-        """Object -> functions its .init_array/.ctors relocations point at."""
+        """Object -> functions its .init_array/.ctors relocations point at
+        (ELF; a COFF object's static initialiser is never a sanitizer's)."""
         funcs = {}
+        if self.coff:
+            return funcs
         for obj, lines in per_object(readelf(['-r'], self.path), self.path).items():
             in_init = False
             for line in lines:
@@ -273,6 +364,18 @@ def write_archive(out, libs, ar, objcopy, renames):
         maps[target] = os.path.join(tmp, 'rename_%s.txt' % target)
         with open(maps[target], 'w') as fh:
             fh.write(''.join('%s %s\n' % (o, n) for o, n in sorted(names.items())))
+    # COFF: the linker keeps one COMDAT section per *section name*
+    # (.text$NAME, with its unwind data .xdata$NAME/.pdata$NAME), so the
+    # sections of a renamed function are renamed too.
+    sections = {}
+    for lib in libs:
+        if lib.coff and lib.target in maps:
+            names = renames[lib.target]
+            secs = sorted({x for secs in lib.sections.values() for x in secs if x.partition('$')[2] in names})
+            sections[lib.name] = os.path.join(tmp, 'sections_%s.txt' % lib.name)
+            with open(sections[lib.name], 'w') as fh:
+                fh.write(''.join('--rename-section %s=%s$%s\n' % (x, x.partition('$')[0], names[x.partition('$')[2]])
+                                 for x in secs))
     files = []
     for i, lib in enumerate(libs):
         for j, (name, path, body) in enumerate(ar_members(lib.path)):
@@ -285,7 +388,8 @@ def write_archive(out, libs, ar, objcopy, renames):
                 path = copy
             if lib.target in maps:
                 renamed = copy + '.renamed.o'
-                r = subprocess.run([objcopy, '--redefine-syms=' + maps[lib.target], path, renamed],
+                extra = ['@' + sections[lib.name]] if lib.name in sections else []
+                r = subprocess.run([objcopy, '--redefine-syms=' + maps[lib.target]] + extra + [path, renamed],
                                    capture_output=True, text=True)
                 if r.returncode != 0:
                     sys.exit('cpudispatch check: %s failed on %s(%s): %s' % (objcopy, lib.name, name, r.stderr.strip()))
@@ -323,6 +427,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--config', required=True)
     ap.add_argument('--ar', default='ar', help='archiver (the cross file\'s for a cross build)')
+    ap.add_argument('--objdump', default='objdump', help='objdump, which reads PE/COFF objects (Windows builds)')
     ap.add_argument('--objcopy', help='objcopy (the cross file\'s for a cross build) to keep inline functions '
                     'per target in --archive mode')
     ap.add_argument('--no-rename', action='store_true', help='--archive without renaming (tests)')
@@ -335,7 +440,7 @@ def main():
         cfg = Config(a.config)
     except OSError as e:
         sys.exit('cpudispatch check: cannot read the configuration %s (%s)' % (a.config, e.strerror))
-    libs = [Library(p, cfg) for p in a.libs]
+    libs = [Library(p, cfg, a.objdump) for p in a.libs]
     problems = [p for lib in libs for p in lib.problems]
     if a.archive:
         # Stable: libraries of the same target keep the order given.

@@ -6,6 +6,8 @@ pkgs=(meson ninja-build pkg-config python3 git gcc g++ clang binutils libgtest-d
 # Cross compilers for the other arches (skipped with CPUD_NO_CROSS=1).
 if [ -z "${CPUD_NO_CROSS:-}" ]; then
   pkgs+=(g++-aarch64-linux-gnu g++-powerpc64le-linux-gnu g++-s390x-linux-gnu g++-riscv64-linux-gnu)
+  # Windows: MinGW-w64 GCC and Wine to run what it builds.
+  pkgs+=(g++-mingw-w64-x86-64 wine64)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -12,6 +12,7 @@ Every test of the suites seed, runtime and isa (from `meson introspect
 --tests`) runs once per model: compiled test programs under
 `qemu-ARCH -cpu MODEL`, Python-driven tests natively with
 MESON_EXE_WRAPPER set so that the programs they start run under the model.
+A Windows (MinGW) build's programs run in Wine under the same qemu models.
 CPUD_TEST_CPU_FLAGS carries the model's features in /proc/cpuinfo spelling
 (qemu-user shows the host's /proc/cpuinfo), from src/run/qemu-models.txt (the
 one list of models, written from what those CPU generations have, not from
@@ -29,6 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qemu_models import read_models  # noqa: E402  (tools/qemu_models.py)
 
 SUITES = ('seed', 'runtime', 'isa')
+WINE = '/usr/lib/wine/wine64'  # Debian's wine64 (cross/x86_64-w64-mingw32.txt)
 ARCHES = read_models()
 
 
@@ -52,7 +54,10 @@ def write_summary(build, model, wrapper, logdir, arch):
     """What this model exercised, for docs/testing.md's table
     (tools/matrix-table.py renders it)."""
     info = os.path.join(build, 'src', 'info', 'cpudispatch-info')
-    r = subprocess.run(wrapper + [info, '--json'], capture_output=True, text=True)
+    if not os.path.exists(info) and os.path.exists(info + '.exe'):
+        info += '.exe'
+    r = subprocess.run(wrapper + [info, '--json'], capture_output=True, text=True,
+                       env=dict(os.environ, WINELOADERNOEXEC='1', WINEDEBUG='-all'))
     data = json.loads(r.stdout) if r.returncode == 0 else {}
     results = [json.loads(l) for l in open(os.path.join(logdir, 'testlog.json'))]
     isa = {x['name'].split('@')[0][4:]: x['result'] for x in results
@@ -89,15 +94,23 @@ def main():
     qemu, sysroot, table = ARCHES[arch]
     models = sys.argv[2:] or list(table)
     tests = list(tests_of(build))
+    # A Windows build (MinGW): its programs run in Wine, and Wine itself
+    # under qemu-user, which then emulates the model for the Windows code
+    # too. WINELOADERNOEXEC keeps Wine from re-executing itself outside qemu.
+    windows = any(c.endswith('.exe') for t in tests for c in t['cmd'][:1])
     failed = 0
     for model in models:
         wrapper = [qemu, '-cpu', model] + (['-L', sysroot] if sysroot and os.uname().machine != arch else [])
+        if windows:
+            wrapper += [WINE]
         logdir = os.path.join(build, 'qemu-' + model.replace(',', '_').replace('=', '-'), 'meson-logs')
         os.makedirs(logdir, exist_ok=True)
         counts = {'OK': 0, 'FAIL': 0, 'SKIP': 0}
         with open(os.path.join(logdir, 'testlog.json'), 'w') as log:
             for t in tests:
                 env = dict(os.environ, **t['env'])
+                if windows:
+                    env.update(WINELOADERNOEXEC='1', WINEDEBUG='-all')
                 # Always set, even when empty (a model with none of the features).
                 env['CPUD_TEST_CPU_FLAGS'] = ' '.join(sorted(table[model])) or '-'
 

@@ -12,15 +12,19 @@
 // leaves, OSXSAVE before XCR0, AVX10's leaf, AMX permission) are the same
 // code whichever it reads.
 #include <cpuid.h>
+#if defined(__linux__)
 #include <sys/syscall.h>
 #include <unistd.h>
+#endif
 
 #include "detect.h"
 
 // glibc's <sys/platform/x86.h> is C-only (_Bool; clang++ rejects it), so the
 // ABI it documents is declared here: the function, its leaf indices, and the
 // struct of the leaf's raw registers (eax ebx ecx edx) and "active" bits.
-#include <features.h>
+#if defined(__linux__)
+#include <features.h>  // __GLIBC__, __GLIBC_MINOR__
+#endif
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
 #define CPUD_LIBC_CPUID_CACHE 1
 extern "C" {
@@ -53,7 +57,9 @@ constexpr std::uint64_t k_xtile = (1u << 17) | (1u << 18);  // XTILECFG, XTILEDA
 
 // This CPU: the C library's copy of a leaf when it has one, else CPUID.
 struct live_cpu {
+#ifdef CPUD_LIBC_CPUID_CACHE
   bool use_libc;
+#endif
 
   bool cached(unsigned l, unsigned s, regs &out) const {
 #ifdef CPUD_LIBC_CPUID_CACHE
@@ -88,7 +94,8 @@ struct live_cpu {
   }
   // Linux hands out AMX tile data state only to a process that asks
   // (Documentation/arch/x86/xstate.rst); until then the first tile
-  // instruction faults although CPUID and XCR0 say AMX.
+  // instruction faults although CPUID and XCR0 say AMX. Other systems:
+  // XCR0 is their word.
   bool amx_permitted() const {
 #if defined(__linux__)
     const long arch_req_xcomp_perm = 0x1023, xfeature_xtiledata = 18;
@@ -197,7 +204,16 @@ feature_set detect(const Cpu &cpu) {
 
 }  // namespace
 
-cpud_mask detect_raw_with(bool use_libc_cache) { return detect(live_cpu{use_libc_cache}); }
+cpud_mask detect_raw_with(bool use_libc_cache) {
+#ifdef CPUD_LIBC_CPUID_CACHE
+  return detect(live_cpu{use_libc_cache});
+#else
+  // No C library copy: nothing reads the flag (and GCC 12 warns of an
+  // uninitialised object when a member nothing reads is passed along).
+  (void)use_libc_cache;
+  return detect(live_cpu{});
+#endif
+}
 
 cpud_mask detect_raw() { return detect_raw_with(true); }
 

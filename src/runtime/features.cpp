@@ -16,9 +16,16 @@ uint64_t cpud__usable[CPUD_MASK_WORDS] = {};
 // the whole process, the first copy to print a block of env warnings records
 // it, and the others do not print it again. Copies with other env prefixes
 // print their own. Versioned in its name, so a later layout cannot clash.
+// On Windows a DLL's data is its own (PE has no interposition), so the
+// table lives in a named shared-memory section of this process instead
+// (Local\cpudispatch-env-warnings-v1-PID): every copy maps the same one.
+#if defined(_WIN32)
+#include <windows.h>
+#else
 extern "C" {
 __attribute__((visibility("default"))) uint64_t cpudispatch_env_warnings_printed_v1[16] = {};
 }
+#endif
 
 namespace cpud::internal {
 namespace {
@@ -60,14 +67,30 @@ std::uint64_t block_hash(const char *s) {
   return h ? h : 1;
 }
 
+// The process-wide table of printed warnings (16 slots), or null.
+std::uint64_t *printed_table() {
+#if defined(_WIN32)
+  char name[64];
+  std::snprintf(name, sizeof name, "Local\\cpudispatch-env-warnings-v1-%lu",
+                static_cast<unsigned long>(GetCurrentProcessId()));
+  // Zero-filled when created; the handle stays open for the process's life.
+  HANDLE h = CreateFileMappingA(INVALID_HANDLE_VALUE, nullptr, PAGE_READWRITE, 0, 16 * sizeof(std::uint64_t), name);
+  if (!h) return nullptr;
+  return static_cast<std::uint64_t *>(MapViewOfFile(h, FILE_MAP_ALL_ACCESS, 0, 0, 16 * sizeof(std::uint64_t)));
+#else
+  return cpudispatch_env_warnings_printed_v1;
+#endif
+}
+
 // True for the first copy of the runtime in the process to claim `h`.
 bool first_to_print(std::uint64_t h) {
-  for (std::uint64_t &slot : cpudispatch_env_warnings_printed_v1) {
+  std::uint64_t *table = printed_table();
+  for (int i = 0; table && i < 16; ++i) {
     std::uint64_t seen = 0;
-    if (__atomic_compare_exchange_n(&slot, &seen, h, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return true;
+    if (__atomic_compare_exchange_n(&table[i], &seen, h, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return true;
     if (seen == h) return false;
   }
-  return true;  // table full: print rather than lose a warning
+  return true;  // table full or unavailable: print rather than lose a warning
 }
 
 bool same_name(const char *a, const char *b) {

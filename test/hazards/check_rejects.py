@@ -12,6 +12,7 @@
                     whose copy would be kept and the baseline library.
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -33,7 +34,8 @@ if kind == 'static-init':
     for lib in targets:
         if os.path.basename(lib) + '(' not in r.stderr:
             errors.append('no complaint about %s' % lib)
-    if '.init_array holds a static initialiser' not in r.stderr:
+    # ELF: .init_array; PE/COFF (MinGW): .ctors.
+    if not re.search(r'\.(init_array|ctors) holds a static initialiser', r.stderr):
         errors.append('the message does not say what is wrong')
     if any(os.path.basename(l) + '(' in r.stderr for l in base):
         errors.append('baseline code was rejected too')
