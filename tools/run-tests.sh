@@ -60,7 +60,8 @@ if [ -z "${CPUD_NO_CROSS:-}" ]; then
   done
 fi
 # Windows: MinGW-w64 GCC cross builds run under Wine (natively, then Wine
-# under each qemu model: the models apply to Windows code too). One
+# under each qemu model: the models apply to Windows code too), and a Clang
+# build under Wine. One
 # persistent wineserver and a prepared prefix: each program then starts in
 # about 0.1 s, and no first-run message lands in a test's stderr.
 if [ -z "${CPUD_NO_CROSS:-}" ]; then
@@ -74,6 +75,8 @@ if [ -z "${CPUD_NO_CROSS:-}" ]; then
   run_config mingw-gcc-x86-v2 "" "--cross-file $root/cross/x86_64-w64-mingw32.txt -Dcpu-baseline=x86_v2" \
     "--suite seed --suite runtime --suite isa"
   run_qemu_matrix mingw-gcc-x86-v2 --below qemu64,core2duo
+  # Clang 14 targeting MinGW (on GCC's MinGW libstdc++): meson test under Wine.
+  run_config mingw-clang "" "--cross-file $root/cross/x86_64-w64-mingw32-clang.txt" ""
   wineserver -k >/dev/null 2>&1
 fi
 # docs/testing.md's matrix table must be what this run exercised.
