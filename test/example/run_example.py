@@ -8,7 +8,9 @@
            The default build's own test also runs under cpudispatch's test
            setups each_target and each_cpu (every qemu model of the arch):
            both pass, and each function ran on every target the CPUs select;
-           with --cross, the same in an aarch64 cross build under qemu-aarch64;
+           with --cross, the same in an aarch64 cross build under qemu-aarch64,
+           and a Windows (MinGW-w64) build whose app runs under Wine, natively
+           and inside qemu-user under every x86_64 model;
   git:     a clone of this repository, the example's committed [wrap-git]
            (it clones the repository's committed HEAD, three levels up).
 Also checks that the example's meson.build holds docs/quickstart.md's
@@ -139,6 +141,28 @@ def run_setups(b, arch, name):
             failures.append('%s: under cpudispatch:%s the functions ran on %s, expected %s' % (name, setup, seen, want))
 
 
+WINE = '/usr/lib/wine/wine64'
+
+
+def run_windows(b, name):
+    """A Windows build of the example (cpudispatch-run does not exist
+    there): its app under Wine on this machine, then Wine inside qemu-user
+    under every x86_64 model (WINELOADERNOEXEC keeps Wine in the emulator):
+    each time both functions on the target the CPU's facts select."""
+    app = os.path.join(b, 'app.exe')
+    runs = [('this machine', [WINE], cpu_facts.host_flags(quiet=True))]
+    runs += [('qemu ' + m, ['qemu-x86_64', '-cpu', m, WINE], f) for m, f in cpu_facts.models('x86_64').items()]
+    env = dict(os.environ, WINELOADERNOEXEC='1', WINEDEBUG='-all')
+    for where, wrapper, flags in runs:
+        r = subprocess.run(wrapper + [app], capture_output=True, text=True, env=env)
+        got = {l.split()[0]: l.split(':', 1)[1].strip() for l in r.stdout.splitlines() if l.startswith(('sum', 'axpy'))}
+        want = {fn: picked('x86_64', fn, flags) for fn in PICKS['x86_64']}
+        print('[%s under Wine, %s] %s' % (name, where, ', '.join('%s ran on %s' % kv for kv in sorted(got.items()))))
+        if r.returncode != 0 or 'results match the plain loops' not in r.stdout or got != want:
+            failures.append('%s under Wine, %s: expected %s, status %d:\n%s%s' % (name, where, want, r.returncode,
+                                                                                 r.stdout, r.stderr[-2000:]))
+
+
 TYPED_ARRAY_TARGETS = ('AVX512_SKX', 'X86_V3', 'SSE42')  # its source's x86 list, highest first
 
 
@@ -188,6 +212,10 @@ with tempfile.TemporaryDirectory() as tmp:
         build_and_test(rel, 'release-aarch64', ['--cross-file', os.path.join(root, 'cross', 'aarch64-linux-gnu.txt')],
                        run_app=False)
         run_setups(os.path.join(tmp, 'build-release-aarch64'), 'aarch64', 'release-aarch64')
+        # And for Windows with MinGW-w64 GCC, run under Wine (docs/windows.md).
+        build_and_test(rel, 'release-mingw', ['--cross-file', os.path.join(root, 'cross', 'x86_64-w64-mingw32.txt')],
+                       run_app=False)
+        run_windows(os.path.join(tmp, 'build-release-mingw'), 'release-mingw')
     typed_array(tmp)
     build_and_test(rel, 'release-dispatch-none', ['-Dcpudispatch:cpu-dispatch=none'], 'baseline')
     build_and_test(rel, 'release-disable-optimization', ['-Dcpudispatch:disable-optimization=true'], 'baseline')
