@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs a build's CPU-dependent test suites under emulated CPU models.
 
-  qemu-matrix.py [--below M1,M2] BUILD_DIR [MODEL ...]
+  qemu-matrix.py [--below M1,M2] [--models M1,M2] BUILD_DIR [MODEL ...]
       (default models: every model listed below for the build's arch)
 
 --below names the models that lack part of the build's baseline: there
@@ -75,15 +75,30 @@ def write_summary(build, model, wrapper, logdir, arch):
         json.dump(summary, fh)
 
 
+def keep_wineserver():
+    """A wineserver that outlives each program by a minute: Wine starts one
+    per run otherwise, and a program that connects while the last one shuts
+    down fails with "wine client error" (seen under load). One already
+    running (tools/run-tests.sh starts a persistent one) is kept."""
+    try:
+        subprocess.Popen(['wineserver', '-p60'], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
+        pass  # no Wine: the programs' own runs say so
+
+
 BASELINE_MSG = 'cpudispatch: this program was built for'
 EXIT_BASELINE = 69
 
 
 def main():
     args = sys.argv[1:]
-    below = set()
-    if args and args[0] == '--below':
-        below = set(args[1].split(','))
+    below, only = set(), None
+    while args and args[0] in ('--below', '--models'):
+        if args[0] == '--below':
+            below = set(args[1].split(','))
+        else:
+            only = args[1].split(',')
         args = args[2:]
     sys.argv = [sys.argv[0]] + args
     build = sys.argv[1]
@@ -92,12 +107,18 @@ def main():
         print('no emulated models for', arch)
         return 0
     qemu, sysroot, table = ARCHES[arch]
-    models = sys.argv[2:] or list(table)
+    models = sys.argv[2:] or only or list(table)
     tests = list(tests_of(build))
     # A Windows build (MinGW): its programs run in Wine, and Wine itself
     # under qemu-user, which then emulates the model for the Windows code
     # too. WINELOADERNOEXEC keeps Wine from re-executing itself outside qemu.
     windows = any(c.endswith('.exe') for t in tests for c in t['cmd'][:1])
+    if windows:
+        keep_wineserver()
+        # The recorded-CPU replays do not depend on the CPU that runs them
+        # (meson test runs them under Wine; the Linux builds under every
+        # model): about a hundred Wine starts per model saved.
+        tests = [t for t in tests if 'cpus' not in {x.split(':', 1)[-1] for x in t['suite']}]
     failed = 0
     for model in models:
         wrapper = [qemu, '-cpu', model] + (['-L', sysroot] if sysroot and os.uname().machine != arch else [])

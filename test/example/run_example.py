@@ -212,7 +212,14 @@ with tempfile.TemporaryDirectory() as tmp:
         build_and_test(rel, 'release-aarch64', ['--cross-file', os.path.join(root, 'cross', 'aarch64-linux-gnu.txt')],
                        run_app=False)
         run_setups(os.path.join(tmp, 'build-release-aarch64'), 'aarch64', 'release-aarch64')
-        # And for Windows with MinGW-w64 GCC, run under Wine (docs/windows.md).
+        # And for Windows with MinGW-w64 GCC, run under Wine (docs/windows.md),
+        # with a wineserver that outlives each program by a minute (one per
+        # program may shut down as the next connects: "wine client error").
+        try:
+            subprocess.Popen(['wineserver', '-p60'], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+        except OSError as e:
+            failures.append('wineserver: %s (tools/install-deps.sh installs wine64)' % e.strerror)
         build_and_test(rel, 'release-mingw', ['--cross-file', os.path.join(root, 'cross', 'x86_64-w64-mingw32.txt')],
                        run_app=False)
         run_windows(os.path.join(tmp, 'build-release-mingw'), 'release-mingw')
