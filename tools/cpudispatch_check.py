@@ -20,8 +20,9 @@ dispatch target carries a `.cpud_target` section naming the target
 code. ELF objects are read with readelf, PE/COFF objects (Windows, MinGW)
 with objdump. The checks:
   - no static initialiser (.init_array / .ctors / .preinit_array; COFF:
-    .ctors / .CRT$XC*) in a target object: it would run at load time, on
-    every CPU, before any dispatch, as code built for the target;
+    .ctors, where MinGW GCC and Clang put them) in a target object: it
+    would run at load time, on every CPU, before any dispatch, as code
+    built for the target;
   - no link-time-optimisation bytecode (.gnu.lto_*) in a target object: the
     linker could inline target code into callers that run on any CPU;
   - the link order: an inline or template function (a weak symbol: header
@@ -48,7 +49,7 @@ import tempfile
 sys.dont_write_bytecode = True  # nothing written next to the scripts
 from cpudispatch_config import Config  # noqa: E402  (tools/cpudispatch_config.py)
 
-BAD = ('.init_array', '.ctors', '.preinit_array', '.CRT$XC')
+BAD = ('.init_array', '.ctors', '.preinit_array')
 # Constructors a sanitizer adds to every object (they only call the
 # sanitizer's runtime initialiser): not the program's static initialisers.
 SANITIZER_CTOR = re.compile(r'^(\.text\.)?(\w+\.module_ctor|_GLOBAL__sub_I_00099_\d+_.*)$')
