@@ -16,6 +16,7 @@ import tempfile
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'tools'))
 from qemu_models import read_models  # noqa: E402  (tools/qemu_models.py)
+from wine import IN_QEMU_ENV, WINE, keep_wineserver  # noqa: E402,F401  (tools/wine.py, for the drivers)
 
 # What each x86 target needs (pni = SSE3, abm = LZCNT): SSE4.2 with what it
 # implies; AVX2 with the AVX and F16C it implies; x86-64-v3 (psABI: v2 + AVX

@@ -28,9 +28,9 @@ import time
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qemu_models import read_models  # noqa: E402  (tools/qemu_models.py)
+from wine import IN_QEMU_ENV, WINE, keep_wineserver  # noqa: E402  (tools/wine.py)
 
 SUITES = ('seed', 'runtime', 'isa')
-WINE = '/usr/lib/wine/wine64'  # Debian's wine64 (cross/x86_64-w64-mingw32.txt)
 ARCHES = read_models()
 
 
@@ -57,7 +57,7 @@ def write_summary(build, model, wrapper, logdir, arch):
     if not os.path.exists(info) and os.path.exists(info + '.exe'):
         info += '.exe'
     r = subprocess.run(wrapper + [info, '--json'], capture_output=True, text=True,
-                       env=dict(os.environ, WINELOADERNOEXEC='1', WINEDEBUG='-all'))
+                       env=dict(os.environ, **IN_QEMU_ENV))
     data = json.loads(r.stdout) if r.returncode == 0 else {}
     results = [json.loads(l) for l in open(os.path.join(logdir, 'testlog.json'))]
     isa = {x['name'].split('@')[0][4:]: x['result'] for x in results
@@ -73,18 +73,6 @@ def write_summary(build, model, wrapper, logdir, arch):
     }
     with open(os.path.join(os.path.dirname(logdir), 'summary.json'), 'w') as fh:
         json.dump(summary, fh)
-
-
-def keep_wineserver():
-    """A wineserver that outlives each program by a minute: Wine starts one
-    per run otherwise, and a program that connects while the last one shuts
-    down fails with "wine client error" (seen under load). One already
-    running (tools/run-tests.sh starts a persistent one) is kept."""
-    try:
-        subprocess.Popen(['wineserver', '-p60'], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, start_new_session=True)
-    except OSError:
-        pass  # no Wine: the programs' own runs say so
 
 
 BASELINE_MSG = 'cpudispatch: this program was built for'
@@ -131,7 +119,7 @@ def main():
             for t in tests:
                 env = dict(os.environ, **t['env'])
                 if windows:
-                    env.update(WINELOADERNOEXEC='1', WINEDEBUG='-all')
+                    env.update(IN_QEMU_ENV)
                 # Always set, even when empty (a model with none of the features).
                 env['CPUD_TEST_CPU_FLAGS'] = ' '.join(sorted(table[model])) or '-'
 

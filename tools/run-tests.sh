@@ -66,7 +66,7 @@ fi
 # about 0.1 s, and no first-run message lands in a test's stderr.
 if [ -z "${CPUD_NO_CROSS:-}" ]; then
   export WINEDEBUG=-all
-  /usr/lib/wine/wine64 wineboot --init >/dev/null 2>&1
+  /usr/lib/wine/wine64 wineboot --init >/dev/null 2>&1  # tools/wine.py: WINE
   wineserver -w  # the boot's server gone, one that stays:
   wineserver -p >/dev/null 2>&1 &
   run_config mingw-gcc "" "--cross-file $root/cross/x86_64-w64-mingw32.txt" ""

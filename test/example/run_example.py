@@ -141,18 +141,16 @@ def run_setups(b, arch, name):
             failures.append('%s: under cpudispatch:%s the functions ran on %s, expected %s' % (name, setup, seen, want))
 
 
-WINE = '/usr/lib/wine/wine64'
-
-
 def run_windows(b, name):
     """A Windows build of the example (cpudispatch-run does not exist
     there): its app under Wine on this machine, then Wine inside qemu-user
     under every x86_64 model (WINELOADERNOEXEC keeps Wine in the emulator):
     each time both functions on the target the CPU's facts select."""
     app = os.path.join(b, 'app.exe')
-    runs = [('this machine', [WINE], cpu_facts.host_flags(quiet=True))]
-    runs += [('qemu ' + m, ['qemu-x86_64', '-cpu', m, WINE], f) for m, f in cpu_facts.models('x86_64').items()]
-    env = dict(os.environ, WINELOADERNOEXEC='1', WINEDEBUG='-all')
+    runs = [('this machine', [cpu_facts.WINE], cpu_facts.host_flags(quiet=True))]
+    runs += [('qemu ' + m, ['qemu-x86_64', '-cpu', m, cpu_facts.WINE], f)
+             for m, f in cpu_facts.models('x86_64').items()]
+    env = dict(os.environ, **cpu_facts.IN_QEMU_ENV)
     for where, wrapper, flags in runs:
         r = subprocess.run(wrapper + [app], capture_output=True, text=True, env=env)
         got = {l.split()[0]: l.split(':', 1)[1].strip() for l in r.stdout.splitlines() if l.startswith(('sum', 'axpy'))}
@@ -215,11 +213,9 @@ with tempfile.TemporaryDirectory() as tmp:
         # And for Windows with MinGW-w64 GCC, run under Wine (docs/windows.md),
         # with a wineserver that outlives each program by a minute (one per
         # program may shut down as the next connects: "wine client error").
-        try:
-            subprocess.Popen(['wineserver', '-p60'], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, start_new_session=True)
-        except OSError as e:
-            failures.append('wineserver: %s (tools/install-deps.sh installs wine64)' % e.strerror)
+        err = cpu_facts.keep_wineserver()
+        if err:
+            failures.append(err)
         build_and_test(rel, 'release-mingw', ['--cross-file', os.path.join(root, 'cross', 'x86_64-w64-mingw32.txt')],
                        run_app=False)
         run_windows(os.path.join(tmp, 'build-release-mingw'), 'release-mingw')

@@ -14,8 +14,11 @@ import shutil
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
+from wine import IN_QEMU_ENV, WINE, keep_wineserver  # noqa: E402  (tools/wine.py)
+
 info, prog, prefix = sys.argv[1], sys.argv[2], sys.argv[3]
-WINE = '/usr/lib/wine/wine64'
 windows = prog.endswith('.exe')
 native = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
 data = json.loads(subprocess.run(native + [info, '--json'], capture_output=True, text=True, check=True).stdout)
@@ -28,8 +31,12 @@ if set(data['baseline']) <= {'SSE', 'SSE2'}:
 if not shutil.which('qemu-x86_64') or (windows and not os.path.exists(WINE)):
     print('SKIP: qemu-x86_64%s is not installed' % (' or Wine' if windows else ''))
     sys.exit(77)
+if windows:
+    err = keep_wineserver()
+    if err:
+        sys.exit('FAIL: ' + err)
 wrapper = ['qemu-x86_64', '-cpu', 'qemu64'] + ([WINE] if windows else [])
-env = dict(os.environ, WINELOADERNOEXEC='1', WINEDEBUG='-all')
+env = dict(os.environ, **IN_QEMU_ENV)
 env.pop(prefix + '_SKIP_CPU_BASELINE_CHECK', None)
 failures = []
 r = subprocess.run(wrapper + [prog], capture_output=True, text=True, env=env)
