@@ -48,6 +48,11 @@ void usage(std::FILE *to) {
                "  --cpu MODEL    run CMD under %s -cpu MODEL\n"
                "  --each-cpu     run CMD under every model of %s: %s\n",
                CPUD_RUN_QEMU, CPUD_ARCH, CPUD_RUN_MODELS);
+  if (CPUD_RUN_WINE[0])
+    std::fprintf(to,
+                 "A Windows program (CMD a .exe, or Wine running one) runs under %s;\n"
+                 "with --cpu, Wine itself runs inside qemu-user.\n",
+                 CPUD_RUN_WINE);
 }
 
 [[noreturn]] void die(int status, const char *fmt, const char *a = "", const char *b = "") {
@@ -238,6 +243,67 @@ bool is_qemu_flag(const char *o) {
   return false;
 }
 
+// A Windows build (CPUD_RUN_WINE names Wine's own program, docs/windows.md).
+constexpr bool k_windows_build = CPUD_RUN_WINE[0] != 0;
+
+// A Windows program file: "MZ" first, as every PE file starts.
+bool pe_program(const char *prog) {
+  std::string path;
+  if (!k_windows_build || !on_path(prog, &path)) return false;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char h[2] = {};
+  bool mz = read(fd, h, 2) == 2 && h[0] == 'M' && h[1] == 'Z';
+  close(fd);
+  return mz;
+}
+
+// The command already starts Wine (a Windows build's exe_wrapper: wine64,
+// wine, wine-stable).
+bool is_wine(const char *prog) {
+  const char *base = std::strrchr(prog, '/');
+  base = base ? base + 1 : prog;
+  return k_windows_build && std::strncmp(base, "wine", 4) == 0 && std::strncmp(base, "wineserver", 10) != 0;
+}
+
+// Runs argv to its end with stdin, stdout and stderr on /dev/null; its status.
+int quietly(std::vector<const char *> argv, const std::vector<std::string> &set_env = {}) {
+  argv.push_back(nullptr);
+  std::vector<std::string> env;
+  for (char **e = environ; *e; ++e) env.emplace_back(*e);
+  env.insert(env.end(), set_env.begin(), set_env.end());
+  std::vector<char *> envp;
+  for (auto &e : env) envp.push_back(&e[0]);
+  envp.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  for (int fd = 0; fd < 3; ++fd) posix_spawn_file_actions_addopen(&fa, fd, "/dev/null", fd ? O_WRONLY : O_RDONLY, 0);
+  pid_t pid;
+  int err = posix_spawnp(&pid, argv[0], &fa, nullptr, const_cast<char **>(argv.data()), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  if (err != 0) return 127;
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+// Before Wine's first run inside qemu-user: a wineserver that outlives each
+// program by a minute (one per program races: a program connecting while
+// the last one shuts down fails with "wine client error"), and the Wine
+// session started natively, since a fresh server's first program under
+// qemu-user hangs waiting for it. A server already running is kept.
+void start_wine_session() {
+  static bool started = false;
+  if (started) return;
+  started = true;
+  std::string server = CPUD_RUN_WINE;
+  server = server.substr(0, server.rfind('/') + 1) + "wineserver";
+  if (access(server.c_str(), X_OK) != 0) server = "wineserver";
+  quietly({server.c_str(), "-p60"});  // returns once the server runs on its own
+  quietly({CPUD_RUN_WINE, "wineboot"}, {"WINEDEBUG=-all"});
+}
+
 // The environment of a run: the caller's, with `set` replacing any earlier
 // value of the same names and `drop` removed.
 std::vector<std::string> child_env(const std::vector<std::string> &drop, const std::vector<std::string> &set) {
@@ -277,7 +343,28 @@ int run(char **cmd, const target *t, const std::vector<target> &all, const char 
   std::string q = CPUD_RUN_QEMU, cpu = "-cpu", model = qemu_model ? qemu_model : "", l = "-L",
               sysroot = CPUD_RUN_SYSROOT;
   char **rest = cmd;
-  if (qemu_model) {
+  std::string wine = CPUD_RUN_WINE;
+  // A Windows program given as it is (by hand: -- app.exe) runs under Wine.
+  const bool pe = pe_program(cmd[0]);
+  if (pe && !qemu_model) argv.push_back(&wine[0]);
+  if (qemu_model && k_windows_build) {
+    // Wine runs inside qemu-user, so the model is the CPU the Windows code
+    // sees: WINELOADERNOEXEC keeps Wine from re-executing itself outside
+    // the emulator, and no debugger starts on a crash (winedbg itself
+    // crashes under qemu-user; the status stays 29, an illegal instruction).
+    start_wine_session();
+    const char *over = std::getenv("WINEDLLOVERRIDES");
+    set.push_back("WINELOADERNOEXEC=1");
+    set.push_back(std::string("WINEDLLOVERRIDES=") + (over && *over ? std::string(over) + ";" : "") + "winedbg.exe=d");
+    set.push_back("MESON_EXE_WRAPPER=" + q + " -cpu " + model + " " + wine);
+    if (pe || is_wine(cmd[0])) {
+      argv.push_back(&q[0]);
+      argv.push_back(&cpu[0]);
+      argv.push_back(&model[0]);
+      argv.push_back(&wine[0]);
+      if (!pe) ++rest;  // Wine's own program instead of the launcher given
+    }
+  } else if (qemu_model) {
     // Programs a scripted test starts can run under the model too.
     set.push_back("MESON_EXE_WRAPPER=" + q + " -cpu " + model + (sysroot.empty() ? "" : " -L " + sysroot));
     if (is_our_qemu(cmd[0])) {
@@ -331,6 +418,10 @@ std::string describe(int status) {
     } else {
       std::snprintf(buf, sizeof buf, "killed by signal %d", status - 128);
     }
+  } else if (k_windows_build && status == 29) {
+    // Wine ends a program that dies of an exception with the exception's
+    // code as its status: 0xC000001D, of which a Unix status keeps 0x1D.
+    return "exit 29: STATUS_ILLEGAL_INSTRUCTION under Wine";
   } else {
     std::snprintf(buf, sizeof buf, "exit %d", status);
   }
@@ -409,6 +500,8 @@ int under_model(char **cmd, const char *model, tally *t) {
 void need_qemu() {
   if (!on_path(CPUD_RUN_QEMU))
     die(k_exit_skip, "%s is not installed (Debian: apt-get install qemu-user); nothing was run", CPUD_RUN_QEMU);
+  if (k_windows_build && access(CPUD_RUN_WINE, X_OK) != 0)
+    die(k_exit_skip, "%s is not installed (Debian: apt-get install wine64); nothing was run", CPUD_RUN_WINE);
 }
 
 }  // namespace

@@ -19,7 +19,9 @@ configured once and reconfigured with each planted fault:
   none     again: the fault removed, every setup passes.
 
   run_setups.py SOURCE_ROOT BUILD_DIR CASE   (CASE: x86_64 native, aarch64
-  cross-built and run under qemu-aarch64; exit 0 pass, 1 fail, 77 skip)
+  cross-built and run under qemu-aarch64, mingw cross-built for Windows
+  with MinGW-w64 GCC and run under Wine, natively and inside qemu-x86_64;
+  exit 0 pass, 1 fail, 77 skip)
 BUILD_DIR is a configured build of SOURCE_ROOT (make-wrap.py reads its version).
 """
 import glob
@@ -44,13 +46,19 @@ CASES = {
         'cross': None, 'qemu': 'qemu-x86_64', 'dispatch': 'sse42 avx2 avx512_skx',
         'wrong': 'AVX2', 'lower_target': 'SSE42', 'wrong_models': ['Haswell'], 'lower_model': 'Nehalem',
         'helper_args': ['-mavx2', '-O3'], 'helper_needs': 'avx2', 'gtest': True,
+        'died': r'killed by SIGILL',
     },
     'aarch64': {
         'cross': 'aarch64-linux-gnu', 'qemu': 'qemu-aarch64', 'dispatch': 'asimdhp asimddp sve',
         'wrong': 'ASIMDDP', 'lower_target': 'ASIMDHP', 'wrong_models': ['cortex-a76'], 'lower_model': 'cortex-a53',
         'helper_args': ['-march=armv8.2-a+sve', '-O3'], 'helper_needs': 'sve', 'gtest': False,
+        'died': r'killed by SIGILL',
     },
 }
+# Windows: cpudispatch-run is a build-machine program there, and the tests
+# reach it as `wine64 TEST.exe`; a program that dies of an illegal
+# instruction ends with status 29 under Wine (0xC000001D's low byte).
+CASES['mingw'] = dict(CASES['x86_64'], cross='x86_64-w64-mingw32', died=r'exit 29: STATUS_ILLEGAL_INSTRUCTION')
 C = CASES[case]
 
 
@@ -111,6 +119,11 @@ def run_case(tmp):
         return
     b = os.path.join(tmp, 'b')
     cross = ['--cross-file', os.path.join(root, 'cross', C['cross'] + '.txt')] if C['cross'] else []
+    if case == 'mingw':
+        err = cpu_facts.keep_wineserver()
+        if err:
+            failures.append(err)
+            return
     r = sh(['meson', 'setup', b, proj, '--wrap-mode=nodownload', '-Dcpudispatch:cpu-dispatch=' + C['dispatch']]
            + cross)
     if r.returncode != 0:
@@ -127,11 +140,11 @@ def run_case(tmp):
     for doc in ('README.md', 'docs/quickstart.md', 'docs/testing-your-code.md', 'docs/testing.md'):
         documented |= set(re.findall(r'--setup cpudispatch:(\w+)', open(os.path.join(root, doc)).read()))
     for name in sorted(documented):
-        if case != 'x86_64' and name not in ('each_target', 'each_cpu'):
+        if case == 'aarch64' and name not in ('each_target', 'each_cpu'):
             continue
         if sh(['meson', 'test', '-C', b, '--list', '--setup', 'cpudispatch:' + name]).returncode != 0:
             failures.append('the docs name --setup cpudispatch:%s; this build has no such setup' % name)
-    all_models = cpu_facts.models(case)
+    all_models = cpu_facts.models('aarch64' if case == 'aarch64' else 'x86_64')
     names = list(all_models)
     lacking = [m for m, f in all_models.items() if C['helper_needs'] not in f]
     having = [m for m, f in all_models.items() if C['helper_needs'] in f]
@@ -160,12 +173,12 @@ def run_case(tmp):
             expect(b, 'cpudispatch:cpu_' + C['wrong_models'][0].replace('-', '_'), False, what=fault)
         else:
             expect(b, 'cpudispatch:each_cpu', False,
-                   [r'%s FAILED \(killed by SIGILL\)' % m for m in lacking]
+                   [r'%s FAILED \(%s\)' % (m, C['died']) for m in lacking]
                    + [r'FAILED under models %s\n' % ' '.join(lacking)] + [r'%s ok' % m for m in having],
                    what=fault)
             expect(b, 'cpudispatch:cpu_' + lacking[0].replace('-', '_'), False, what=fault)
             expect(b, 'cpudispatch:cpu_' + having[0].replace('-', '_'), True, what=fault)
-    if case == 'x86_64':  # cpudispatch-run runs here directly
+    if case != 'aarch64':  # cpudispatch-run runs here directly
         stale_record(b, proj)
 
 
@@ -194,7 +207,7 @@ def stale_record(b, proj):
 
 
 def main():
-    need = [C['qemu']] + ([C['cross'] + '-gcc'] if C['cross'] else [])
+    need = [C['qemu']] + ([C['cross'] + '-gcc'] if C['cross'] else []) + ([cpu_facts.WINE] if case == 'mingw' else [])
     missing = [n for n in need if not shutil.which(n)]
     if missing:
         print('SKIP: not installed: ' + ' '.join(missing))
