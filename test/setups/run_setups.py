@@ -58,7 +58,7 @@ CASES = {
 # Windows: cpudispatch-run is a build-machine program there, and the tests
 # reach it as `wine64 TEST.exe`; a program that dies of an illegal
 # instruction ends with status 29 under Wine (0xC000001D's low byte).
-CASES['mingw'] = dict(CASES['x86_64'], cross='x86_64-w64-mingw32', died=r'exit 29: STATUS_ILLEGAL_INSTRUCTION')
+CASES['mingw'] = dict(CASES['x86_64'], cross='x86_64-w64-mingw32', died=r'exit 29: STATUS_ILLEGAL_INSTRUCTION under Wine')
 C = CASES[case]
 
 
