@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """cpudispatch-run's own contract: the statuses and one-line messages of
 docs/testing-your-code.md, what each mode sets in the environment, and how
-it reports runs.   run_cli.py CPUDISPATCH_RUN TARGETS_TXT ENV_PREFIX"""
+it reports runs.
+
+  run_cli.py CPUDISPATCH_RUN TARGETS_TXT ENV_PREFIX [WINE WINDOWS_PROGRAM]
+
+With WINE (a Windows build: cpudispatch-run is a build-machine program that
+starts Wine) the --cpu cases are Wine's, and WINDOWS_PROGRAM (a .exe that
+exits 0 and prints) is run through it as it is."""
 import os
 import shutil
 import subprocess
@@ -9,6 +15,7 @@ import sys
 import tempfile
 
 run_exe, targets_txt, prefix = sys.argv[1:4]
+wine, windows_program = (sys.argv[4:6] + [None, None])[:2]
 DIS, EN = prefix + '_DISABLE_CPU_FEATURES', prefix + '_ENABLE_CPU_FEATURES'
 failures = []
 
@@ -104,17 +111,46 @@ with tempfile.TemporaryDirectory() as d:
         os.chmod(path, 0o755)
     m = models[0]
     on_path = d + ':' + os.environ.get('PATH', '')
-    for cmd, want in (([run_exe, '-x'], 'qemu: -cpu %s %s -x' % (m, run_exe)),
-                      ([fake, '-L', '/s', '-strace', '--E', 'A=1', '-cpu', 'other', run_exe, '-x'],
-                       'qemu: -L /s -strace --E A=1 -cpu other -cpu %s %s -x' % (m, run_exe)),
-                      ([fake, '-L', '/s', '--', run_exe], 'qemu: -L /s -cpu %s -- %s' % (m, run_exe)),
-                      ([script], 'script: qemu-%s -cpu %s' % (arch, m))):
-        r = run(['--cpu', m, '--'] + cmd, path=on_path)
+    cases = (([run_exe, '-x'], 'qemu: -cpu %s %s -x' % (m, run_exe)),
+             ([fake, '-L', '/s', '-strace', '--E', 'A=1', '-cpu', 'other', run_exe, '-x'],
+              'qemu: -L /s -strace --E A=1 -cpu other -cpu %s %s -x' % (m, run_exe)),
+             ([fake, '-L', '/s', '--', run_exe], 'qemu: -L /s -cpu %s -- %s' % (m, run_exe)),
+             ([script], 'script: qemu-%s -cpu %s' % (arch, m)))
+    env_extra = None
+    if wine:
+        # Windows: Wine's launcher (the exe_wrapper) or a .exe as it is runs
+        # as Wine's own program inside qemu; Wine must stay in the emulator
+        # and start no debugger (a caller's DLL overrides are kept); a
+        # script's programs get the same wrapper.
+        exe = os.path.join(d, 'app.exe')
+        with open(exe, 'w') as fh:
+            fh.write('MZ not run')
+        os.chmod(exe, 0o755)
+        with open(script, 'w') as fh:
+            fh.write('#!/bin/sh\necho "script: $MESON_EXE_WRAPPER|$WINELOADERNOEXEC|$WINEDLLOVERRIDES"\n')
+        env_extra = {'WINEDLLOVERRIDES': 'mscoree=d'}
+        cases = ((['wine', exe, '-x'], 'qemu: -cpu %s %s %s -x' % (m, wine, exe)),
+                 ([os.path.join(d, 'wine64'), exe], 'qemu: -cpu %s %s %s' % (m, wine, exe)),
+                 ([exe, '-x'], 'qemu: -cpu %s %s %s -x' % (m, wine, exe)),
+                 ([script], 'script: qemu-%s -cpu %s %s|1|mscoree=d;winedbg.exe=d' % (arch, m, wine)))
+    for cmd, want in cases:
+        r = run(['--cpu', m, '--'] + cmd, path=on_path, env_extra=env_extra)
         if r.stdout.strip() != want:
             failures.append('--cpu %s -- %s: expected %r, got %r\n%s' % (m, ' '.join(cmd), want, r.stdout.strip(),
                                                                           r.stderr))
 
-if shutil.which('qemu-' + arch):  # the host arch's qemu-user (this test runs in native builds only)
+if wine:
+    # A Windows program as it is: run under Wine, natively.
+    r = run(['--target', 'baseline', '--', windows_program])
+    if r.returncode != 0 or not r.stdout.strip():
+        failures.append('--target baseline -- %s should run it under Wine (status 0, output), got %d:\n%s%s'
+                        % (windows_program, r.returncode, r.stdout, r.stderr))
+    # Wine ends a program killed by an exception with its code's low byte.
+    r = run(['--each-target', '--', 'sh', '-c', 'exit 29'])
+    if 'baseline FAILED (exit 29: STATUS_ILLEGAL_INSTRUCTION under Wine)' not in r.stderr:
+        failures.append('status 29 should be described as an illegal instruction under Wine:\n%s' % r.stderr)
+
+if shutil.which('qemu-' + arch):  # the host arch's qemu-user (native builds, and Windows builds here)
     r = run(['--cpu', models[0], '--', '/bin/sh', '-c', 'exit 69'])
     if r.returncode != 77 or 'skipped: below this build\'s baseline' not in r.stderr:
         failures.append('--cpu: status 69 should be reported as a skip (77):\n%s' % r.stderr)
