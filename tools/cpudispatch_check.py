@@ -20,7 +20,9 @@ dispatch target carries a `.cpud_target` section naming the target
 code. ELF objects are read with readelf, PE/COFF objects (Windows, MinGW)
 with objdump. The checks:
   - no static initialiser (.init_array / .ctors / .preinit_array; COFF:
-    .ctors, where MinGW GCC and Clang put them) in a target object: it
+    .ctors, where MinGW GCC and Clang put them, and the C runtime's tables
+    .CRT$XI* / .CRT$XC* / .CRT$XL*, the C and C++ initialisers and TLS
+    callbacks, where MSVC-style code puts them) in a target object: it
     would run at load time, on every CPU, before any dispatch, as code
     built for the target;
   - no link-time-optimisation bytecode (.gnu.lto_*) in a target object: the
@@ -50,6 +52,9 @@ sys.dont_write_bytecode = True  # nothing written next to the scripts
 from cpudispatch_config import Config  # noqa: E402  (tools/cpudispatch_config.py)
 
 BAD = ('.init_array', '.ctors', '.preinit_array')
+# COFF: every section the C runtime runs entries of at start-up (or at
+# each thread's start: TLS callbacks), by prefix (.CRT$XCU, .CRT$XLB).
+BAD_COFF_PREFIX = ('.CRT$XI', '.CRT$XC', '.CRT$XL')
 # Constructors a sanitizer adds to every object (they only call the
 # sanitizer's runtime initialiser): not the program's static initialisers.
 SANITIZER_CTOR = re.compile(r'^(\.text\.)?(\w+\.module_ctor|_GLOBAL__sub_I_00099_\d+_.*)$')
@@ -259,6 +264,10 @@ def object_problems(lib):
                 problems.append('%s(%s): %s holds a static initialiser, which would run at load time on every '
                                 'CPU, before any dispatch, as code built for %s. Move it to baseline code, or '
                                 'make it constant (constexpr / constinit).' % (lib.name, obj, sec, lib.target))
+        for sec in sorted(s for s in secs if lib.coff and s.startswith(BAD_COFF_PREFIX)):
+            problems.append('%s(%s): %s holds a start-up function of the C runtime, which would run on every CPU, '
+                            'before any dispatch, as code built for %s. Move it to baseline code.'
+                            % (lib.name, obj, sec, lib.target))
         if any(s.startswith('.gnu.lto_') for s in secs):
             problems.append('%s(%s): contains LTO bytecode; dispatch targets must be built with -fno-lto'
                             % (lib.name, obj))

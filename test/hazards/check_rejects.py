@@ -2,7 +2,8 @@
 """check_rejects.py KIND -- CHECK_ARGS... -- LIB...: runs cpudispatch-check
 (`--stamp` mode: the libraries in the order given) and expects it to fail.
 
-  KIND static-init: LIBs are built from static_init.dispatch.cpp; every
+  KIND static-init: LIBs are built from static_init.dispatch.cpp (or, on
+                    Windows, crt_init.dispatch.c); every
                     target library and no baseline library must be named.
   KIND clash:       LIBs are the clash fixture's two target-only builds,
                     checked with --no-rename: the shared inline function
@@ -34,8 +35,9 @@ if kind == 'static-init':
     for lib in targets:
         if os.path.basename(lib) + '(' not in r.stderr:
             errors.append('no complaint about %s' % lib)
-    # ELF: .init_array; PE/COFF (MinGW): .ctors.
-    if not re.search(r'\.(init_array|ctors) holds a static initialiser', r.stderr):
+    # ELF: .init_array; PE/COFF (MinGW): .ctors, or the C runtime's table.
+    if not re.search(r'\.(init_array|ctors) holds a static initialiser|\.CRT\$XC\w* holds a start-up function',
+                     r.stderr):
         errors.append('the message does not say what is wrong')
     if any(os.path.basename(l) + '(' in r.stderr for l in base):
         errors.append('baseline code was rejected too')
