@@ -17,6 +17,8 @@ configured once and reconfigured with each planted fault:
            each_cpu fails naming the models that lack it, killed by SIGILL,
            and a model that has it passes;
   none     again: the fault removed, every setup passes.
+Windows (mingw) only, a baseline this machine lacks (XOP): every test
+program refuses to start under Wine, status 69 and the one-line message.
 
   run_setups.py SOURCE_ROOT BUILD_DIR CASE   (CASE: x86_64 native, aarch64
   cross-built and run under qemu-aarch64, mingw cross-built for Windows
@@ -178,8 +180,25 @@ def run_case(tmp):
                    what=fault)
             expect(b, 'cpudispatch:cpu_' + lacking[0].replace('-', '_'), False, what=fault)
             expect(b, 'cpudispatch:cpu_' + having[0].replace('-', '_'), True, what=fault)
+    if case == 'mingw':
+        impossible_baseline(b)
     if case != 'aarch64':  # cpudispatch-run runs here directly
         stale_record(b, proj)
+
+
+def impossible_baseline(b):
+    """-Dcpudispatch:cpu-baseline=xop where the CPU has no XOP: under Wine,
+    each program's start-up check exits 69 with its message, before any of
+    the program's code (the fixture's tests would pass otherwise)."""
+    if 'xop' in cpu_facts.host_flags(quiet=True):
+        print('%s: this CPU has XOP: no impossible baseline to try' % case)
+        return
+    if not configure(b, **{'cpudispatch:cpu-baseline': 'xop'}):
+        return
+    want = [r'cpudispatch: this program was built for x86_64 CPUs with .*XOP.* \(its baseline\), but this CPU lacks '
+            r'XOP\b', r'exit status 69']
+    expect(b, None, False, want, what='cpu-baseline=xop')
+    configure(b, **{'cpudispatch:cpu-baseline': 'min'})
 
 
 def stale_record(b, proj):
