@@ -16,7 +16,9 @@ GROUP_SEP = '__'
 
 
 class Config:
-    def __init__(self, path):
+    def __init__(self, path=None):
+        """From cpudispatch_targets.txt; without a path, empty (the caller
+        fills order, flags and ext_sep: tools/cpudispatch_probe.py)."""
         self.arch = ''
         self.disabled = False
         self.baseline = []
@@ -29,6 +31,9 @@ class Config:
         self.flags = {}          # feature -> its own flags for this compiler
         self.target_flags = {}   # enabled target -> the flags configure merged
         self.ext_sep = '+'       # joins -march=BASE+ext spellings
+        self.index = {}
+        if path is None:
+            return
         with open(path, encoding='utf-8') as fh:
             for line in fh:
                 words = line.split()
@@ -106,8 +111,8 @@ class Config:
         """The compiler flags of a set of features: the rows' flags in table
         order, -march=BASE+ext / -mcpu=BASE+ext spellings merged into one
         flag with the base of the highest feature and every extension
-        (riscv64: single-letter extensions first). The same merge as
-        src/config/meson.build's; test/groups checks they agree."""
+        (riscv64: single-letter extensions first). Configure's merge too
+        (tools/cpudispatch_probe.py), so a group's flags are a target's."""
         plain, exts, bases = [], {}, {}
         for f in self.order:
             if f not in features:
