@@ -1,7 +1,7 @@
 """What a build of cpudispatch resolved, and what a dispatch target is.
 
-Read from cpudispatch_targets.txt, which include/meson.build writes at
-configure time from the feature table and the options; shared by
+Read from cpudispatch_targets.txt, which tools/cpudispatch_configure.py
+writes at configure time from the feature table and the options; shared by
 cpudispatch_gen.py and cpudispatch_check.py, so this module holds no feature
 data of its own.
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The flag merge, written twice (src/config/meson.build for each enabled
-target, tools/cpudispatch_config.py for groups), must agree; and a group's
-merged flags must build every member's instructions.
+"""The flag merge (tools/cpudispatch_config.py: configure's for each enabled
+target, cpudispatch_gen's for groups) must agree with what configure wrote;
+and a group's merged flags must build every member's instructions.
 
   merge_test.py GEN_SCRIPT TARGETS_TXT FEATURES_DIR -- CC...
 

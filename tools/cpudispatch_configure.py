@@ -1,0 +1,552 @@
+#!/usr/bin/env python3
+"""cpudispatch's configure step, run once by src/config/meson.build.
+
+Reads the feature tables (tools/cpudispatch_tables.py), resolves the
+options cpu-baseline / cpu-dispatch / allow-broken-compilers against the
+host arch's table, runs the compiler checks (tools/cpudispatch_probe.py:
+batched, cached in the build directory), and writes what the build needs:
+the bodies of cpudispatch_config.h and cpudispatch_features.h (from
+include/*.h.in), of cpudispatch_targets.txt, and of docs/features.md (from
+docs/features.md.in), printed for Meson's configure_file(). Meson interpreting the same work statement by
+statement was most of a warm reconfigure (docs/performance.md).
+
+  cpudispatch_configure.py --source-root DIR --out-dir DIR --arch ARCH
+      --option NAME VALUE ...         cpu-baseline, cpu-dispatch,
+                                      allow-broken-compilers,
+                                      disable-optimization, env-prefix,
+                                      startup-check (true/false)
+      --compiler LANG ID VERSION -- CMD... ---   (c, cpp)
+      --args LANG ARG... ---          what Meson adds to a check
+      [--clear-dir DIR]               removed first (the dispatch sources'
+                                      records: meson.build)
+      [--main-project]                cpudispatch is the main project: also
+                                      features.md's body and what its own
+                                      tests read (closure, test, own-flags)
+
+Prints one line per result, fields separated by tabs, for Meson to act on
+in order: `message TEXT`, `warning TEXT`, `error TEXT` (the last line, then
+exit 0: Meson raises it, so the user sees a configure error naming the
+option), and `list NAME ITEMS` / `map NAME KEY ITEMS` for the variables the
+build uses, ITEMS joined by the unit separator (0x1f), and `body NAME TEXT`
+(newlines as 0x1e). --out-dir holds the compiler checks' cache.
+"""
+import concurrent.futures
+import os
+import shutil
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # nothing written next to the scripts
+import cpudispatch_probe as probe  # noqa: E402  (tools/)
+from cpudispatch_config import Config  # noqa: E402
+from cpudispatch_tables import (ARCHES, BROKEN_COMPILERS, KEYWORDS, Arch, TableError, hex_of,  # noqa: E402
+                                read_tables, version_matches)
+
+OPT_NAME = {'baseline': 'cpu-baseline', 'dispatch': 'cpu-dispatch'}
+SEP = '\x1f'  # between a list's items: Meson 1.0.1 can split on it, no item holds it
+NL = '\x1e'   # a body's newlines
+
+
+class ConfigureError(Exception):
+    pass
+
+
+class Out:
+    def __init__(self):
+        self.lines = []
+
+    def emit(self, kind, *fields):
+        for f in fields:
+            if '\t' in f or '\n' in f or (kind in ('message', 'warning', 'error') and SEP in f):
+                raise ValueError('a field holds a tab or newline: %r' % f)
+        self.lines.append('\t'.join((kind,) + fields))
+
+    def message(self, text):
+        self.emit('message', text)
+
+    def warning(self, text):
+        self.emit('warning', text)
+
+    def list(self, name, items):
+        self.emit('list', name, SEP.join(items))
+
+    def map(self, name, key, items):
+        self.emit('map', name, key, SEP.join(items))
+
+
+def parse_args(argv):
+    a = {'option': {}, 'compiler': {}, 'args': {}, 'main': False}
+    i = 0
+    while i < len(argv):
+        k = argv[i]
+        if k in ('--source-root', '--out-dir', '--arch', '--clear-dir'):
+            a[k[2:].replace('-', '_')] = argv[i + 1]
+            i += 2
+        elif k == '--option':
+            a['option'][argv[i + 1]] = argv[i + 2]
+            i += 3
+        elif k == '--compiler':
+            lang, cid, ver = argv[i + 1:i + 4]
+            cmd, i = probe.take(argv, i + 4)
+            a['compiler'][lang] = (cid, ver, cmd)
+        elif k == '--args':
+            end = argv.index('---', i + 2)
+            a['args'][argv[i + 1]], i = argv[i + 2:end], end + 1
+        elif k == '--main-project':
+            a['main'] = True
+            i += 1
+        else:
+            sys.exit('cpudispatch_configure: unknown argument %r' % k)
+    return a
+
+
+def ordered(arch, names):
+    s = set(names)
+    return [n for n in arch.names if n in s]
+
+
+def configure(a, out):
+    opt = a['option']
+    prefix = opt['env-prefix']
+    if not prefix or not all(c.isalnum() or c == '_' for c in prefix) or not prefix.isascii() or prefix[0].isdigit():
+        raise ConfigureError('env-prefix: "%s" is not a valid environment variable prefix (letters, digits and _, '
+                             'not starting with a digit)' % prefix)
+    src = a['source_root']
+    features_dir = os.path.join(src, 'src', 'features')
+    cc_id, cc_ver, _ = a['compiler']['c']
+    try:
+        tables = read_tables(features_dir)
+        arch = Arch(tables, a['arch'], features_dir, 'clang' if cc_id == 'clang' else 'flags')
+    except TableError as e:
+        raise ConfigureError(str(e))
+    names = arch.names
+    raw = {'baseline': opt['cpu-baseline'], 'dispatch': opt['cpu-dispatch']}
+    valid_msg = ('valid names on %s: %s; keywords: %s (case-insensitive, "+NAME" adds, "-NAME" removes NAME and '
+                 'everything that implies it)' % (arch.arch, ' '.join(names) if names else '(none)',
+                                                   ' '.join(KEYWORDS).lower()))
+
+    # --- known compiler bugs ---------------------------------------------------
+    broken = {}
+    for n in names:
+        for b in arch.row[n].get('broken', []):
+            if b['compiler'] == cc_id and all(version_matches(cc_ver, v) for v in b['versions']) and n not in broken:
+                broken[n] = '%s %s is known to miscompile it (%s)' % (BROKEN_COMPILERS[cc_id], cc_ver, b['why'])
+    allow_raw = opt['allow-broken-compilers']
+    allow = []
+    for tok in allow_raw.upper().replace(',', ' ').replace('\t', ' ').split():
+        if tok in arch.token:
+            n = arch.token[tok]
+            if n in broken:
+                allow.append(n)
+            else:
+                out.message('allow-broken-compilers: no known bug of %s %s affects %s; nothing to override'
+                            % (BROKEN_COMPILERS.get(cc_id, cc_id), cc_ver, n))
+        elif tok in arch.foreign:
+            out.message('allow-broken-compilers: "%s" is a feature of %s; ignored on %s' % (tok, arch.foreign[tok],
+                                                                                            arch.arch))
+        elif tok in arch.table['retired']:
+            out.message('allow-broken-compilers: "%s" is retired on %s; ignored' % (tok, arch.arch))
+        else:
+            raise ConfigureError('allow-broken-compilers: unknown CPU feature "%s" in "%s"; valid names on %s: %s '
+                                 '(case-insensitive)' % (tok, allow_raw, arch.arch,
+                                                         ' '.join(names) if names else '(none)'))
+
+    # --- compiler checks, batched (tools/cpudispatch_probe.py) -----------------
+    table = Config()
+    table.order = list(names)
+    table.flags = dict(arch.own_flags)
+    table.ext_sep = arch.ext_sep
+    o = {'cache': os.path.join(a['out_dir'], 'compiler-checks.json'), 'jobs': os.cpu_count() or 2,
+         'compiler': a['compiler'], 'args': a['args'],
+         'cdef': [(n, arch.row[n]['cdef']) for n in names if arch.row[n]['cdef']], 'req': [], 'table': table}
+    tmp = tempfile.mkdtemp(prefix='cpudispatch-configure-')
+    try:
+        r = probe.Runner(o, tmp)
+        result = resolve(a, out, arch, raw, valid_msg, broken, allow, r, table)
+        r.save()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return arch, result
+
+
+def resolve(a, out, arch, raw, valid_msg, broken, allow, r, table):
+    names = arch.names
+    # `detect`: what the compiler flags the user already passes (CFLAGS,
+    # c_args, a cross file) enable. Computed always: those features are
+    # compiled into every object whatever cpu-baseline says, so they join the
+    # baseline and the start-up check guards them. C and C++ flags may differ
+    # (CFLAGS vs CXXFLAGS): either one enabling a feature puts its
+    # instructions into the program. `native`: the same under the arch's
+    # "this CPU" flag, only when asked for.
+    probe_args = {'DETECT': []}
+    if 'NATIVE' in (raw['baseline'] + ' ' + raw['dispatch']).upper():
+        if arch.table['native']:
+            probe_args['NATIVE'] = arch.table['native']
+        else:
+            out.warning('"native": the compiler has no native-CPU flag on %s; it selects no feature' % arch.arch)
+    probed = {'NATIVE': []}
+    for kw, args in probe_args.items():
+        hits = set(probe.macros(r, ['c', 'cpp'] if kw == 'DETECT' else ['c'], args))
+        got = []
+        for n in names:
+            if (not arch.row[n]['cdef'] or n in hits) and all(i in got for i in arch.closure[n]):
+                got.append(n)
+        # A feature can be enabled without all it implies (-mavx2 alone: no
+        # F16C), and its instructions are in every object all the same: it
+        # joins with everything it implies (any CPU with it has those).
+        more = set()
+        for n in names:
+            if n in hits and n not in got:
+                more |= set(arch.closure[n]) | {n}
+        if more:
+            full = set(got) | more
+            got = []
+            for n in names:
+                if n in full or (not arch.row[n]['cdef'] and all(i in got for i in arch.closure[n])):
+                    got.append(n)
+        probed[kw] = got
+
+    # "max" in cpu-baseline: every feature whose own flags this compiler
+    # accepts (and so do those of all it implies), as NumPy's MAX ("all the
+    # compiler supports"). A feature named outright that it cannot build
+    # stays an error below; in cpu-dispatch such features are skipped with
+    # the reason anyway.
+    max_baseline = list(names)
+    if 'MAX' in raw['baseline'].upper():
+        max_baseline = []
+        for n in names:
+            ok = not arch.own_flags[n] or r.accepts('c', arch.own_flags[n])
+            if ok and all(i in max_baseline for i in arch.closure[n]):
+                max_baseline.append(n)
+
+    # --- grammar: tokens split on spaces, tabs and commas; left to right -------
+    requested = {}
+    for which, text in raw.items():
+        optname = OPT_NAME[which]
+        acc, pending = [], ''
+        for tok in text.upper().replace(',', ' ').replace('\t', ' ').split():
+            if tok in ('+', '-'):
+                if pending:
+                    raise ConfigureError('%s: operator "%s" follows operator "%s"' % (optname, tok, pending))
+                pending = tok
+                continue
+            op, pending = pending, ''
+            if not op and tok[:1] in ('+', '-'):
+                op, tok = tok[0], tok[1:]
+            if tok == 'MIN':
+                got = arch.table['min']
+            elif tok == 'MAX':
+                got = max_baseline if which == 'baseline' else names
+            elif tok == 'NONE':
+                if op:
+                    raise ConfigureError('%s: "%snone" makes no sense; "none" alone selects nothing' % (optname, op))
+                acc = []
+                continue
+            elif tok in probed:
+                got = probed[tok]
+            elif tok in arch.token:
+                got = [arch.token[tok]]
+            elif tok in arch.foreign:
+                out.message('%s: "%s" is a feature of %s; ignored on %s' % (optname, tok, arch.foreign[tok],
+                                                                            arch.arch))
+                continue
+            elif tok in arch.table['retired']:
+                out.message('%s: "%s" is retired on %s (no current compiler or CPU offers it); ignored'
+                            % (optname, tok, arch.arch))
+                continue
+            else:
+                raise ConfigureError('%s: unknown CPU feature "%s" in "%s"; %s' % (optname, tok, text, valid_msg))
+            if op == '-':
+                drop = set()
+                for n in got:
+                    drop |= {n} | set(arch.implied_by[n])
+                acc = [x for x in acc if x not in drop]
+            else:
+                acc += [n for n in got if n not in acc]
+        if pending:
+            raise ConfigureError('%s: operator "%s" at the end of "%s" has no feature name' % (optname, pending, text))
+        # Implied features are always added; keep interest order.
+        full = set()
+        for x in acc:
+            full |= {x} | set(arch.closure[x])
+        requested[which] = ordered(arch, full)
+
+    skipped = {'baseline': [], 'dispatch': []}
+    baseline = requested['baseline']
+    from_flags = [n for n in probed['DETECT'] if n not in baseline]
+    if from_flags:
+        out.message('cpu-baseline: the compiler, with its defaults and the flags given to it, already enables %s; '
+                    'added to the baseline so the start-up check covers them' % ' '.join(from_flags))
+        baseline = ordered(arch, baseline + from_flags)
+    cand = []
+    for n in requested['dispatch']:
+        if n in baseline:
+            skipped['dispatch'].append('%s: in the baseline' % n)
+        else:
+            cand.append(n)
+
+    # --- flags and validation ---------------------------------------------------
+    cc_id, cc_ver, _ = a['compiler']['c']
+    cc_desc = '%s %s' % (cc_id, cc_ver)
+    flags = lambda feats: table.merged_flags(set(feats))
+    baseline_flags = flags(baseline)
+    disabled = a['option']['disable-optimization'] == 'true'
+    tests = [('baseline:' + n, arch.test_path[n], arch.closure[n] + [n]) for n in baseline]
+    if not disabled:
+        tests += [('dispatch:' + d, arch.test_path[d], baseline + arch.closure[d] + [d]) for d in cand
+                  if d not in broken or d in allow]
+    passed = probe.tests_together(r, tests, table)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, r.o['jobs'])) as pool:
+        results = dict(zip([t[0] for t in tests],
+                           pool.map(lambda t: passed.get(t[0]) or probe.test_one(r, t[1], flags(t[2])), tests)))
+    for n in baseline:
+        fl = flags(arch.closure[n] + [n])
+        if n in broken and n not in allow:
+            raise ConfigureError('cpu-baseline: baseline feature %s: %s. Leave it out of cpu-baseline (and out of '
+                                 'the compiler flags, if they enable it), use another compiler version, or set '
+                                 '-Dallow-broken-compilers=%s to build it all the same.' % (n, broken[n], n))
+        elif n in broken:
+            out.warning('allow-broken-compilers: baseline feature %s is built although %s' % (n, broken[n]))
+        res = results['baseline:' + n]
+        if res != 'yes':
+            why = 'its test program does not compile' if res == 'no' else 'the flags are rejected'
+            raise ConfigureError('cpu-baseline: the compiler (%s) cannot build baseline feature %s with flags "%s": '
+                                 '%s. Lower cpu-baseline or use a newer compiler.' % (cc_desc, n, ' '.join(fl), why))
+    if baseline and not r.accepts('c', baseline_flags):
+        raise ConfigureError('cpu-baseline: the compiler (%s) rejects the combined baseline flags "%s"'
+                             % (cc_desc, ' '.join(baseline_flags)))
+    dispatch, target_flags = [], {}
+    for d in cand:
+        fl = flags(baseline + arch.closure[d] + [d])
+        if disabled:
+            skipped['dispatch'].append('%s: disable-optimization is set' % d)
+            continue
+        lost = [i for i in arch.closure[d] if i not in baseline and i not in dispatch]
+        if lost:
+            why = 'needs %s, which is not enabled' % ' '.join(lost)
+        elif d in broken and d not in allow:
+            why = '%s; -Dallow-broken-compilers=%s overrides' % (broken[d], d)
+        elif results['dispatch:' + d] == 'yes':
+            why = ''
+        elif results['dispatch:' + d] == 'no':
+            why = 'its test program does not compile with "%s"' % ' '.join(fl)
+        else:
+            why = 'the compiler rejects "%s"' % ' '.join(fl)
+        if why:
+            skipped['dispatch'].append('%s: %s' % (d, why))
+            continue
+        if d in broken:
+            out.warning('allow-broken-compilers: dispatch target %s is built although %s' % (d, broken[d]))
+        dispatch.append(d)
+        target_flags[d] = fl
+    floor = {lang: probe.subset(r, lang, arch.floor_flags() + ['-fno-lto']) for lang in ('c', 'cpp')}
+    known_broken = [n + ' (allowed)' if n in allow else n for n in names if n in broken]
+    return {'raw': raw, 'baseline': baseline, 'dispatch': dispatch, 'baseline_flags': baseline_flags,
+            'target_flags': target_flags, 'skipped': skipped, 'known_broken': known_broken, 'cc_desc': cc_desc,
+            'floor': floor}
+
+
+# --- outputs ----------------------------------------------------------------------
+def fill(template_path, values):
+    with open(template_path, encoding='utf-8') as fh:
+        text = fh.read()
+    for k, v in values.items():
+        text = text.replace('@%s@' % k, v)
+    return text
+
+
+def config_h(a, arch, res):
+    src = a['source_root']
+    baseline, dispatch = res['baseline'], res['dispatch']
+    desc = list(reversed(dispatch))
+    opt = a['option']
+    lines = lambda items: ''.join(l + '\n' for l in items)
+    # One #if per header, on the lowest features that need it: a target
+    # defines CPUD_TARGET_<F> for everything it implies, so those cover the rest.
+    headers, done = [], []
+    for n in baseline:
+        for h in arch.row[n]['headers']:
+            if h not in done:
+                headers.append('#include <%s>' % h)
+                done.append(h)
+    for n in dispatch:
+        for h in arch.row[n]['headers']:
+            if h in done:
+                continue
+            done.append(h)
+            users = []
+            for m in dispatch:
+                if h in arch.row[m]['headers'] and not any(u in arch.closure[m] for u in users):
+                    users.append(m)
+            headers += ['#if ' + ' || '.join('defined(CPUD_TARGET_%s)' % u for u in users), '#include <%s>' % h,
+                        '#endif']
+    conds = ['(%s)' % arch.row[n]['cdef'] for n in baseline if arch.row[n]['cdef']]
+    guard = ''
+    if conds:
+        guard = lines(['/* Code built without the baseline flags would not be what the start-up',
+                       ' * check promises: compile it with dependency(\'cpudispatch\'). */',
+                       '#if !defined(CPUD_NO_BASELINE_GUARD) && !(%s)' % ' && '.join(conds),
+                       '#error "cpudispatch: compiled without the baseline flags (%s); use dependency(\'cpudispatch\')"'
+                       % ' '.join(res['baseline_flags']),
+                       '#endif', ''])
+    return fill(os.path.join(src, 'include', 'cpudispatch_config.h.in'), {
+        'ARCH_UPPER': ''.join(c if c.isalnum() else '_' for c in arch.arch.upper()),
+        'ARCH': arch.arch,
+        'CPU_BASELINE': res['raw']['baseline'],
+        'CPU_DISPATCH': res['raw']['dispatch'],
+        'DISABLE_OPTIMIZATION_01': '1' if opt['disable-optimization'] == 'true' else '0',
+        'DISABLE_OPTIMIZATION': opt['disable-optimization'],
+        'STARTUP_CHECK_01': '1' if opt['startup-check'] == 'true' else '0',
+        'COMPILER': res['cc_desc'],
+        'ENV_PREFIX': opt['env-prefix'],
+        'BASELINE_N': str(len(baseline)),
+        'BASELINE_NAMES': ' '.join(baseline),
+        'BASELINE_X': ' '.join('X(%s)' % n for n in baseline),
+        'BASELINE_HAVE': lines('#define CPUD_HAVE_%s 1' % n for n in baseline),
+        'DISPATCH_N': str(len(dispatch)),
+        'DISPATCH_NAMES': ' '.join(desc),
+        'DISPATCH_X': ' '.join('X(%s)' % n for n in desc),
+        'TARGET_HAVE': lines(l for n in dispatch for l in ('#ifdef CPUD_TARGET_%s' % n, '#define CPUD_HAVE_%s 1' % n,
+                                                            '#endif')),
+        'INTRINSIC_HEADERS': lines(headers),
+        'BASELINE_GUARD': guard,
+    })
+
+
+def features_h(a, arch):
+    rows = []
+    for n in arch.names:
+        r = arch.row[n]
+        d = r['detect']
+        arg = 0
+        if not d:
+            spec = 'CPUD_DETECT_GROUP, 0, 0, 0, 0'
+        elif d[0] in ('cpuid', 'cpuid_ge'):
+            spec = 'CPUD_DETECT_%s, %s, %d, CPUD_REG_%s, %d' % (d[0].upper(), hex_of(d[1]), d[2], d[3].upper(), d[4])
+            arg = d[5] if d[0] == 'cpuid_ge' else 0
+        elif d[0] == 'hwprobe':
+            spec = 'CPUD_DETECT_HWPROBE, %d, 0, 0, %d' % (d[1], d[2])
+            arg = d[3]
+        else:
+            spec = 'CPUD_DETECT_%s, 0, 0, 0, %d' % (d[0].upper(), d[1])
+        rows.append('  X(%s, %d, %s, %s, %d) \\\n' % (n, r['interest'], spec, hex_of(r['xcr0']), arg))
+    implies = ['  %s \\\n' % ' '.join('X(%s, %s)' % (n, i) for i in arch.closure[n]) for n in arch.names
+               if arch.closure[n]]
+    aliases = ['  X(%s, "%s") \\\n' % (n, al) for n in arch.names for al in arch.row[n].get('aliases', [])]
+    return fill(os.path.join(a['source_root'], 'include', 'cpudispatch_features.h.in'), {
+        'ARCH': arch.arch,
+        'FEATURE_COUNT': str(len(arch.names)),
+        'FEATURE_ROWS': ''.join(rows),
+        'IMPLIES_ROWS': ''.join(implies),
+        'ALIAS_ROWS': ''.join(aliases),
+        'FOREIGN': ' '.join(arch.foreign),
+        'RETIRED': ' '.join(arch.table['retired']),
+    })
+
+
+def targets_txt(a, arch, res):
+    t = ['# cpudispatch resolved configuration, read by tools/cpudispatch_gen.py',
+         'arch %s' % arch.arch,
+         'disable-optimization %d' % (a['option']['disable-optimization'] == 'true'),
+         'baseline %s' % ' '.join(res['baseline'])]
+    t += ['feature %s %s' % (n, ' '.join(arch.closure[n])) for n in arch.names]
+    t += ['target %s' % d for d in res['dispatch']]
+    # For a group target (AVX2+FMA3, compiled as one), cpudispatch_gen merges
+    # its flags from each feature's own, as configure merges a target's.
+    t += ['ext-sep %s' % arch.ext_sep]
+    t += ['flags %s %s' % (n, ' '.join(arch.own_flags[n])) for n in arch.names]
+    t += ['target-flags %s %s' % (d, ' '.join(res['target_flags'][d])) for d in res['dispatch']]
+    t += ['token %s %s' % kv for kv in arch.token.items()]
+    t += ['foreign %s %s' % kv for kv in arch.foreign.items()]
+    t += ['retired %s' % n for n in arch.table['retired']]
+    return '\n'.join(t) + '\n'
+
+
+def features_md(a, arch):
+    md = []
+    for t in arch.tables:
+        md += ['', '## ' + t['arch'], '',
+               '`min` = %s; native flag: %s.' % (' '.join(t['min']) or '(nothing)',
+                                                '`%s`' % ' '.join(t['native']) if t['native'] else '(none)')]
+        if t['retired']:
+            md.append('Accepted and ignored (retired): %s.' % ' '.join(t['retired']))
+        md += ['', '| name | interest | implies | GCC flags | Clang flags | detection | also spelled |',
+               '|---|---|---|---|---|---|---|']
+        broken = []
+        for r in t['features']:
+            d = r['detect']
+            if not d:
+                det = 'group'
+            elif d[0] == 'cpuid':
+                det = 'cpuid %s.%d %s[%d]' % (hex_of(d[1]), d[2], d[3], d[4])
+            elif d[0] == 'cpuid_ge':
+                det = 'cpuid %s.%d %s[%d:%d] >= %d' % (hex_of(d[1]), d[2], d[3], d[4] + 7, d[4], d[5])
+            elif d[0] == 'hwprobe':
+                det = 'riscv_hwprobe key %d bit %d%s' % (d[1], d[2], ', else hwcap[%d]' % d[3] if d[3] >= 0 else '')
+            elif d[0] == 'vector_bytes':
+                det = 'vector length == %d bytes' % d[1]
+            else:
+                det = '%s[%d]' % (d[0], d[1])
+            if d and d[0] in ('cpuid', 'cpuid_ge') and r['xcr0'] != 0:
+                det += ', XCR0 & %s' % hex_of(r['xcr0'])
+            clang = r.get('clang', r['flags'])
+            gcc_s = '`%s`' % ' '.join(r['flags']) if r['flags'] else '-'
+            clang_s = 'same' if clang == r['flags'] else ('`%s`' % ' '.join(clang) if clang else '-')
+            md.append('| %s | %d | %s | %s | %s | %s | %s |' % (r['name'], r['interest'], ' '.join(r['implies']),
+                                                                  gcc_s, clang_s, det, ' '.join(r.get('aliases', []))))
+            for b in r.get('broken', []):
+                broken.append('- %s: %s `%s`: %s' % (r['name'], BROKEN_COMPILERS[b['compiler']], ' '.join(b['versions']),
+                                                     b['why']))
+        if broken:
+            md += ['', 'Known compiler bugs:', ''] + broken
+    return fill(os.path.join(a['source_root'], 'docs', 'features.md.in'), {'TABLES': '\n'.join(md)})
+
+
+def main():
+    a = parse_args(sys.argv[1:])
+    if a.get('clear_dir'):
+        shutil.rmtree(a['clear_dir'], ignore_errors=True)
+    out = Out()
+    try:
+        arch, res = configure(a, out)
+    except ConfigureError as e:
+        out.emit('error', str(e))
+        print('\n'.join(out.lines))
+        return 0
+    os.makedirs(a['out_dir'], exist_ok=True)
+    bodies = {'cpudispatch_config.h': config_h(a, arch, res), 'cpudispatch_features.h': features_h(a, arch),
+              'cpudispatch_targets.txt': targets_txt(a, arch, res)}
+    if a['main']:
+        bodies['features.md'] = features_md(a, arch)
+    for name, text in bodies.items():
+        # One line each: newlines as 0x1e (Meson turns them back); Meson
+        # 1.0.1 reads no file of the build directory (fs.read refuses it).
+        out.emit('body', name, text.rstrip('\n').replace('\n', NL))
+    out.list('names', arch.names)
+    if a['main']:
+        for n in arch.names:
+            out.map('closure', n, arch.closure[n])
+            out.map('test', n, [arch.test_path[n]])
+            out.map('own-flags', n, arch.own_flags[n])
+    out.list('native', arch.table['native'])
+    out.list('floor', arch.floor_flags())
+    out.list('floor-c', res['floor']['c'])
+    out.list('floor-cpp', res['floor']['cpp'])
+    out.list('baseline', res['baseline'])
+    out.list('dispatch', res['dispatch'])
+    out.list('baseline-flags', res['baseline_flags'])
+    for d in res['dispatch']:
+        # What cpudispatch_targets[d] compiles with: the merged flags, the
+        # target's name and a macro for it and for each feature it implies.
+        out.map('target-args', d, res['target_flags'][d] + ['-DCPUD_TARGET=' + d]
+                + ['-DCPUD_TARGET_%s=1' % i for i in arch.closure[d] + [d]])
+    out.list('skipped-baseline', res['skipped']['baseline'])
+    out.list('skipped-dispatch', res['skipped']['dispatch'])
+    out.list('known-broken', res['known_broken'])
+    out.list('compiler', [res['cc_desc']])
+    print('\n'.join(out.lines))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
