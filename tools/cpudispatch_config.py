@@ -11,8 +11,19 @@ as one target (a source's list says AVX512_SKX+VPCLMULQDQ or NumPy's
 GROUP_SEP (AVX512_SKX__VPCLMULQDQ, NumPy's spelling), and it may run only
 where every member may.
 """
+import re
 
 GROUP_SEP = '__'
+# What separates the names of a feature list, in the build options, a
+# dispatch source's target list and the environment variables alike
+# (docs/options.md, "Feature lists"; src/runtime/env_masks.cpp spells the
+# same five characters).
+SEPARATORS = ' \t\r\n,'
+
+
+def split_list(text):
+    """The tokens of a feature list, in order."""
+    return [t for t in re.split('[%s]+' % re.escape(SEPARATORS), text) if t]
 
 
 class Config:

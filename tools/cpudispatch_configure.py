@@ -38,7 +38,7 @@ import tempfile
 
 sys.dont_write_bytecode = True  # nothing written next to the scripts
 import cpudispatch_probe as probe  # noqa: E402  (tools/)
-from cpudispatch_config import Config  # noqa: E402
+from cpudispatch_config import Config, split_list  # noqa: E402
 from cpudispatch_tables import (ARCHES, BROKEN_COMPILERS, KEYWORDS, Arch, TableError, hex_of,  # noqa: E402
                                 read_tables, version_matches)
 
@@ -121,9 +121,6 @@ def configure(a, out):
         raise ConfigureError(str(e))
     names = arch.names
     raw = {'baseline': opt['cpu-baseline'], 'dispatch': opt['cpu-dispatch']}
-    valid_msg = ('valid names on %s: %s; keywords: %s (case-insensitive, "+NAME" adds, "-NAME" removes NAME and '
-                 'everything that implies it)' % (arch.arch, ' '.join(names) if names else '(none)',
-                                                   ' '.join(KEYWORDS).lower()))
 
     # --- known compiler bugs ---------------------------------------------------
     broken = {}
@@ -133,7 +130,7 @@ def configure(a, out):
                 broken[n] = '%s %s is known to miscompile it (%s)' % (BROKEN_COMPILERS[cc_id], cc_ver, b['why'])
     allow_raw = opt['allow-broken-compilers']
     allow = []
-    for tok in allow_raw.upper().replace(',', ' ').replace('\t', ' ').split():
+    for tok in split_list(allow_raw.upper()):
         if tok in arch.token:
             n = arch.token[tok]
             if n in broken:
@@ -162,14 +159,73 @@ def configure(a, out):
     tmp = tempfile.mkdtemp(prefix='cpudispatch-configure-')
     try:
         r = probe.Runner(o, tmp)
-        result = resolve(a, out, arch, raw, valid_msg, broken, allow, r, table)
+        result = resolve(a, out, arch, raw, broken, allow, r, table)
         r.save()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return arch, result
 
 
-def resolve(a, out, arch, raw, valid_msg, broken, allow, r, table):
+def parse_option(arch, which, text, probed, max_baseline, out):
+    """cpu-baseline / cpu-dispatch (which: 'baseline' / 'dispatch'): the
+    requested features and all they imply, ascending interest. The grammar
+    of docs/options.md, "Feature lists": tokens split by split_list(), left
+    to right; keywords; "+X" adds, "-X" removes X and all that implies it.
+    probed: 'DETECT'/'NATIVE' -> features; messages go to `out`."""
+    names = arch.names
+    optname = OPT_NAME[which]
+    valid_msg = ('valid names on %s: %s; keywords: %s (case-insensitive, "+NAME" adds, "-NAME" removes NAME and '
+                 'everything that implies it)' % (arch.arch, ' '.join(names) if names else '(none)',
+                                                   ' '.join(KEYWORDS).lower()))
+    acc, pending = [], ''
+    for tok in split_list(text.upper()):
+        if tok in ('+', '-'):
+            if pending:
+                raise ConfigureError('%s: operator "%s" follows operator "%s"' % (optname, tok, pending))
+            pending = tok
+            continue
+        op, pending = pending, ''
+        if not op and tok[:1] in ('+', '-'):
+            op, tok = tok[0], tok[1:]
+        if tok == 'MIN':
+            got = arch.table['min']
+        elif tok == 'MAX':
+            got = max_baseline if which == 'baseline' else names
+        elif tok == 'NONE':
+            if op:
+                raise ConfigureError('%s: "%snone" makes no sense; "none" alone selects nothing' % (optname, op))
+            acc = []
+            continue
+        elif tok in probed:
+            got = probed[tok]
+        elif tok in arch.token:
+            got = [arch.token[tok]]
+        elif tok in arch.foreign:
+            out.message('%s: "%s" is a feature of %s; ignored on %s' % (optname, tok, arch.foreign[tok], arch.arch))
+            continue
+        elif tok in arch.table['retired']:
+            out.message('%s: "%s" is retired on %s (no current compiler or CPU offers it); ignored'
+                        % (optname, tok, arch.arch))
+            continue
+        else:
+            raise ConfigureError('%s: unknown CPU feature "%s" in "%s"; %s' % (optname, tok, text, valid_msg))
+        if op == '-':
+            drop = set()
+            for n in got:
+                drop |= {n} | set(arch.implied_by[n])
+            acc = [x for x in acc if x not in drop]
+        else:
+            acc += [n for n in got if n not in acc]
+    if pending:
+        raise ConfigureError('%s: operator "%s" at the end of "%s" has no feature name' % (optname, pending, text))
+    # Implied features are always added; keep interest order.
+    full = set()
+    for x in acc:
+        full |= {x} | set(arch.closure[x])
+    return ordered(arch, full)
+
+
+def resolve(a, out, arch, raw, broken, allow, r, table):
     names = arch.names
     # `detect`: what the compiler flags the user already passes (CFLAGS,
     # c_args, a cross file) enable. Computed always: those features are
@@ -219,57 +275,7 @@ def resolve(a, out, arch, raw, valid_msg, broken, allow, r, table):
             if ok and all(i in max_baseline for i in arch.closure[n]):
                 max_baseline.append(n)
 
-    # --- grammar: tokens split on spaces, tabs and commas; left to right -------
-    requested = {}
-    for which, text in raw.items():
-        optname = OPT_NAME[which]
-        acc, pending = [], ''
-        for tok in text.upper().replace(',', ' ').replace('\t', ' ').split():
-            if tok in ('+', '-'):
-                if pending:
-                    raise ConfigureError('%s: operator "%s" follows operator "%s"' % (optname, tok, pending))
-                pending = tok
-                continue
-            op, pending = pending, ''
-            if not op and tok[:1] in ('+', '-'):
-                op, tok = tok[0], tok[1:]
-            if tok == 'MIN':
-                got = arch.table['min']
-            elif tok == 'MAX':
-                got = max_baseline if which == 'baseline' else names
-            elif tok == 'NONE':
-                if op:
-                    raise ConfigureError('%s: "%snone" makes no sense; "none" alone selects nothing' % (optname, op))
-                acc = []
-                continue
-            elif tok in probed:
-                got = probed[tok]
-            elif tok in arch.token:
-                got = [arch.token[tok]]
-            elif tok in arch.foreign:
-                out.message('%s: "%s" is a feature of %s; ignored on %s' % (optname, tok, arch.foreign[tok],
-                                                                            arch.arch))
-                continue
-            elif tok in arch.table['retired']:
-                out.message('%s: "%s" is retired on %s (no current compiler or CPU offers it); ignored'
-                            % (optname, tok, arch.arch))
-                continue
-            else:
-                raise ConfigureError('%s: unknown CPU feature "%s" in "%s"; %s' % (optname, tok, text, valid_msg))
-            if op == '-':
-                drop = set()
-                for n in got:
-                    drop |= {n} | set(arch.implied_by[n])
-                acc = [x for x in acc if x not in drop]
-            else:
-                acc += [n for n in got if n not in acc]
-        if pending:
-            raise ConfigureError('%s: operator "%s" at the end of "%s" has no feature name' % (optname, pending, text))
-        # Implied features are always added; keep interest order.
-        full = set()
-        for x in acc:
-            full |= {x} | set(arch.closure[x])
-        requested[which] = ordered(arch, full)
+    requested = {which: parse_option(arch, which, text, probed, max_baseline, out) for which, text in raw.items()}
 
     skipped = {'baseline': [], 'dispatch': []}
     baseline = requested['baseline']

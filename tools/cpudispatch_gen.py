@@ -25,7 +25,7 @@ import re
 import sys
 
 sys.dont_write_bytecode = True  # nothing written next to the scripts
-from cpudispatch_config import Config, GROUP_SEP  # noqa: E402  (tools/cpudispatch_config.py)
+from cpudispatch_config import Config, GROUP_SEP, SEPARATORS  # noqa: E402  (tools/cpudispatch_config.py)
 
 
 def fail(msg):
@@ -35,7 +35,7 @@ def fail(msg):
 
 # A list's tokens: a parenthesised group (NumPy's "(AVX2 FMA3)") or a run of
 # anything but separators and parentheses ("AVX2", "AVX2+FMA3").
-TOKEN = re.compile(r'\(([^()]*)\)|[^\s,()]+|[()]')
+TOKEN = re.compile(r'\(([^()]*)\)|[^%s()]+|[()]' % re.escape(SEPARATORS))
 
 
 def tokens(name, wanted):
@@ -46,7 +46,8 @@ def tokens(name, wanted):
         if tok in ('(', ')'):
             fail('dispatch source "%s": unbalanced "%s" in "%s"; a group of features is written '
                  'A+B or (A B)' % (name, tok, wanted))
-        parts = re.split(r'[\s,+]+|' + GROUP_SEP, m.group(1).strip()) if m.group(1) is not None else \
+        parts = re.split(r'[%s+]+|' % re.escape(SEPARATORS) + GROUP_SEP, m.group(1).strip(SEPARATORS)) \
+            if m.group(1) is not None else \
             re.split(r'\+|' + GROUP_SEP, tok)
         if '' in parts or not parts:
             fail('dispatch source "%s": empty feature name in "%s" of "%s"; a group of features is written '
