@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """cpudispatch-run with the group targets of grouped.dispatch.cpp.
 
-  run_test.py CPUDISPATCH_RUN GROUPED_PROGRAM TARGETS_TXT "TARGETS"
+  run_test.py CPUDISPATCH_RUN GROUPED_PROGRAM TARGETS_TXT "TARGETS" [build-machine]
 
 TARGETS: what cpudispatch_gen --list printed for the source; TARGETS_TXT:
 the build's facts (unknown and uncompiled groups are made of its targets).
@@ -9,7 +9,8 @@ the build's facts (unknown and uncompiled groups are made of its targets).
 with the group as its best target in every spelling (77 and "this CPU
 lacks it" where the CPU lacks a member); an unknown member is 65, a group
 no source was compiled for 66; --each-target runs every group. A cross
-build runs both programs through MESON_EXE_WRAPPER."""
+build runs both programs through MESON_EXE_WRAPPER, except a runner of the
+build machine (`build-machine`: a Windows build's, which starts Wine)."""
 import os
 import shlex
 import subprocess
@@ -20,13 +21,15 @@ facts = [line.split() for line in open(targets_txt) if line.strip() and not line
 enabled = [w[1] for w in facts if w[0] == 'target']
 closure = {w[1]: set(w[2:]) for w in facts if w[0] == 'feature'}
 wrapper = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
+run_wrapper = [] if sys.argv[5:6] == ['build-machine'] else wrapper
 groups = [t for t in listed if '__' in t]
 failures = []
 ran = []
 
 
 def run(*args):
-    r = subprocess.run(wrapper + [run_exe] + list(args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    r = subprocess.run(run_wrapper + [run_exe] + list(args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
     return r.returncode, r.stdout
 
 
