@@ -2,7 +2,7 @@
 //
 // Rules (docs/runtime.md lists every message):
 //   a variable that names nothing (empty, or only separators) is unset;
-//   both set -> error; longer than 1024 characters -> error;
+//   both set -> error; longer than 1024 bytes -> error;
 //   names are case-insensitive, separated by spaces, commas, tabs or line
 //   breaks; unknown name -> error listing the valid ones; a name of another
 //   arch, or a retired name -> warning, ignored (one setting serves every
@@ -48,6 +48,43 @@ void names_of(const feature_set &mask, char *buf, std::size_t cap) {
   }
 }
 
+// Room kept at the end of the warnings for the line that counts the ones
+// that did not fit.
+constexpr std::size_t k_warning_reserve = 128;
+
+// One warning line (ending in a newline): not again if already given (a
+// name repeated in the value), counted in *dropped if it does not fit
+// whole, so no line is ever cut.
+void warn(env_outcome &out, const char *line, int *dropped) {
+  const std::size_t n = std::strlen(out.warning), len = std::strlen(line);
+  for (const char *p = out.warning; (p = std::strstr(p, line)) != nullptr; ++p)
+    if (p == out.warning || p[-1] == '\n') return;
+  if (n + len + k_warning_reserve < sizeof out.warning) {
+    std::memcpy(out.warning + n, line, len + 1);
+  } else {
+    ++*dropped;
+  }
+}
+
+// A token of the value as a message shows it: printable ASCII as it is,
+// '"' and '\\' and every other byte (control bytes, UTF-8) as \xHH; at
+// most 48 bytes of it, then "..." and, after the quotes, its length.
+void show_token(const char *start, std::size_t n, char *buf, std::size_t cap) {
+  std::size_t o = 0;
+  buf[0] = 0;
+  for (std::size_t i = 0; i < n && i < 48 && o + 5 < cap; ++i) {
+    const unsigned char c = static_cast<unsigned char>(start[i]);
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+      buf[o++] = static_cast<char>(c);
+    } else {
+      o += static_cast<std::size_t>(std::snprintf(buf + o, cap - o, "\\x%02x", c));
+    }
+  }
+  buf[o] = 0;
+  if (n > 48) std::snprintf(buf + o, cap - o, "...\" (%zu bytes)", n);
+  else std::snprintf(buf + o, cap - o, "\"");
+}
+
 bool in_list(const char *list, const char *tok) {
   char pad[72];
   std::snprintf(pad, sizeof pad, " %s ", tok);
@@ -62,6 +99,15 @@ const char *names_something(const char *v) {
     for (const char *p = v; *p; ++p)
       if (!is_sep(*p)) return v;
   return nullptr;
+}
+
+// The outcome, with a last warning line counting those that did not fit.
+env_outcome &with_dropped(env_outcome &out, const char *var, int dropped) {
+  if (dropped > 0) {
+    const std::size_t n = std::strlen(out.warning);
+    std::snprintf(out.warning + n, sizeof out.warning - n, "%s: %d more warnings not shown\n", var, dropped);
+  }
+  return out;
 }
 
 }  // namespace
@@ -84,13 +130,14 @@ env_outcome apply_env_masks(const env_inputs &in) {
   std::size_t len = std::strlen(val);
   if (len > k_env_max_len) {
     out.ok = false;
-    std::snprintf(out.error, sizeof out.error, "%s is %zu characters long; at most %zu are accepted", var, len,
+    std::snprintf(out.error, sizeof out.error, "%s is %zu bytes long; at most %zu are accepted", var, len,
                   k_env_max_len);
     return out;
   }
 
   feature_set named, keep;
   int odd[CPUD_FEATURE_COUNT + 1], n_odd = 0;  // ENABLE names that are not dispatch targets
+  int dropped = 0;                              // warnings that did not fit
   const char *p = val;
   while (*p) {
     while (*p && is_sep(*p)) ++p;
@@ -105,20 +152,21 @@ env_outcome apply_env_masks(const env_inputs &in) {
       if (n < 63 && in_list(k_foreign, tok)) {
         char w[256];
         std::snprintf(w, sizeof w, "%s: \"%s\" is not a feature of %s; ignored\n", var, tok, CPUD_ARCH);
-        append(out.warning, sizeof out.warning, w);
+        warn(out, w, &dropped);
         continue;
       }
       if (n < 63 && in_list(k_retired, tok)) {
         char w[256];
         std::snprintf(w, sizeof w, "%s: \"%s\" is retired on %s (no current compiler or CPU offers it); ignored\n",
                       var, tok, CPUD_ARCH);
-        append(out.warning, sizeof out.warning, w);
+        warn(out, w, &dropped);
         continue;
       }
-      char valid[1200];
+      char valid[1200], shown[256];
       names_of(feature_set::all(), valid, sizeof valid);
+      show_token(start, n, shown, sizeof shown);
       out.ok = false;
-      std::snprintf(out.error, sizeof out.error, "%s: unknown CPU feature \"%s\"; valid names on %s: %s", var, tok,
+      std::snprintf(out.error, sizeof out.error, "%s: unknown CPU feature \"%s; valid names on %s: %s", var, shown,
                     CPUD_ARCH, valid);
       return out;
     }
@@ -144,7 +192,7 @@ env_outcome apply_env_masks(const env_inputs &in) {
         // Nothing compiled implies it, so nothing compiled is disabled.
         char w[256];
         std::snprintf(w, sizeof w, "%s: %s is not a dispatch target of this build; it changes nothing\n", var, name);
-        append(out.warning, sizeof out.warning, w);
+        warn(out, w, &dropped);
       } else if (!named.has(id)) {
         odd[n_odd++] = id;  // said below, once the targets left are known
       }
@@ -153,7 +201,7 @@ env_outcome apply_env_masks(const env_inputs &in) {
     keep |= feature_set(id) | implied_mask(id);
   }
 
-  if (named.empty()) return out;  // only ignored names: nothing to mask
+  if (named.empty()) return with_dropped(out, var, dropped);  // only ignored names: nothing to mask
   if (dis) {
     feature_set drop = named;
     for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
@@ -174,10 +222,10 @@ env_outcome apply_env_masks(const env_inputs &in) {
                     "%s: %s is not a dispatch target of this build; only the targets the names imply stay usable: "
                     "%s\n",
                     var, cpud_feature_name(odd[i]), targets[0] ? targets : "none (the baseline builds run)");
-      append(out.warning, sizeof out.warning, w);
+      warn(out, w, &dropped);
     }
   }
-  return out;
+  return with_dropped(out, var, dropped);
 }
 
 }  // namespace cpud::internal

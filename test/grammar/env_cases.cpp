@@ -70,7 +70,14 @@ int main(int argc, char **argv) {
     std::string want, got = o.ok ? names(cpud::feature_set(o.usable)) : std::string("error: ") + o.error;
     bool ok;
     if (rest.compare(0, 6, "error ") == 0) {
-      const std::string token = unescape(rest.substr(6));
+      // The message shows control bytes, '"' and '\\' as \xHH (docs/runtime.md).
+      std::string token;
+      for (char ch : unescape(rest.substr(6))) {
+        const unsigned char c = static_cast<unsigned char>(ch);
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "\\x%02x", c);
+        token += c >= 0x20 && c < 0x7f && c != '"' && c != '\\' ? std::string(1, ch) : std::string(hex);
+      }
       want = "an error naming \"" + token + "\"";
       ok = !o.ok && lower(o.error).find(lower(token)) != std::string::npos;
     } else {

@@ -72,7 +72,7 @@ if 'sum' in ops:
                     '(float16)': (None, 'ambiguous')}, 'operator cache: %s' % cache)
 
 expect_error({DIS: 'x', EN: 'y'}, 'are both set')
-expect_error({DIS: 'a' * 1025}, '1025 characters long; at most 1024')
+expect_error({DIS: 'a' * 1025}, '1025 bytes long; at most 1024')
 expect_error({DIS: 'no_such_feature'}, 'unknown CPU feature "no_such_feature"; valid names on %s: ' % arch)
 expect_error({EN: 'NoSuchFeature'}, 'unknown CPU feature "NoSuchFeature"')
 if base['baseline']:

@@ -2,6 +2,8 @@
 // same rules through real environment variables and exit statuses).
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstring>
 #include <ostream>
 #include <string>
 
@@ -88,7 +90,7 @@ TEST(EnvMasks, OverlongValueIsAnError) {
   v.replace(0, 4, "avx2");
   auto o = apply_env_masks(inputs(v.c_str(), nullptr));
   EXPECT_FALSE(o.ok);
-  EXPECT_NE(std::string(o.error).find("1025 characters long; at most 1024"), std::string::npos) << o.error;
+  EXPECT_NE(std::string(o.error).find("1025 bytes long; at most 1024"), std::string::npos) << o.error;
   std::string ok(1024, ',');
   EXPECT_TRUE(apply_env_masks(inputs(ok.c_str(), nullptr)).ok);
 }
@@ -199,6 +201,53 @@ TEST(EnvMasks, EnablingANonTargetSaysWhichTargetsStay) {
                                         "imply stay usable: none (the baseline builds run)"),
             std::string::npos)
       << n.warning;
+}
+
+// Issue 15, finding 1: eleven warnings used to overflow the buffer, the
+// last one cut mid-line and the rest dropped without a word. A name given
+// again is warned about once; what does not fit is counted, in one line.
+TEST(EnvMasks, RepeatedNamesWarnOnceAndNothingIsCutOff) {
+  auto o = apply_env_masks(inputs("rvv rvv rvv rvv rvv rvv rvv rvv rvv rvv rvv", nullptr));
+  ASSERT_TRUE(o.ok) << o.error;
+  EXPECT_EQ(std::string(o.warning),
+            std::string(CPUD_ENV_PREFIX "_DISABLE_CPU_FEATURES: \"rvv\" is not a feature of x86_64; ignored\n"));
+  // Distinct ignored names than fit: every line whole, then the count.
+  std::string many;
+  for (const char *n : {"neon", "neon_fp16", "neon_vfpv4", "asimd", "asimdhp", "asimddp", "asimdfhm", "i8mm", "bf16",
+                        "sve", "sve_i8mm", "sve_bf16", "sve2", "sve2_aes", "sve2_bitperm", "sve2_sha3", "sme", "vsx",
+                        "vsx2", "vsx3", "vsx4", "vx", "vxe", "vxe2", "zba", "zbb", "zbs", "rvv"})
+    many += std::string(n) + " ";
+  auto m = apply_env_masks(inputs(many.c_str(), nullptr));
+  ASSERT_TRUE(m.ok) << m.error;
+  std::string w = m.warning;
+  ASSERT_FALSE(w.empty());
+  EXPECT_EQ(w.back(), '\n') << w;
+  std::size_t lines = 0, pos = 0;
+  for (std::size_t nl; (nl = w.find('\n', pos)) != std::string::npos; pos = nl + 1, ++lines)
+    EXPECT_TRUE(w.compare(pos, std::strlen(CPUD_ENV_PREFIX), CPUD_ENV_PREFIX) == 0) << "a line cut: " << w.substr(pos);
+  const std::size_t last = w.rfind('\n', w.size() - 2) + 1;
+  const std::string tail = w.substr(last);
+  unsigned more = 0;
+  ASSERT_EQ(std::sscanf(tail.c_str(), CPUD_ENV_PREFIX "_DISABLE_CPU_FEATURES: %u more warnings not shown", &more), 1)
+      << tail;
+  EXPECT_EQ(lines - 1 + more, 28u) << w;
+}
+
+// Issue 15, finding 4: the unknown name is shown escaped (control bytes and
+// non-ASCII as \xHH), cut only between whole bytes with its length given,
+// and the length limit names its unit.
+TEST(EnvMasks, UnknownNamesAreShownEscaped) {
+  auto o = apply_env_masks(inputs("avx\x1b[31m", nullptr));
+  ASSERT_FALSE(o.ok);
+  EXPECT_NE(std::string(o.error).find("unknown CPU feature \"avx\\x1b[31m\""), std::string::npos) << o.error;
+  EXPECT_EQ(std::string(o.error).find('\x1b'), std::string::npos) << o.error;
+  std::string utf8 = "avx2\xc3\xa9";  // "avx2é"
+  auto u = apply_env_masks(inputs(utf8.c_str(), nullptr));
+  EXPECT_NE(std::string(u.error).find("\"avx2\\xc3\\xa9\""), std::string::npos) << u.error;
+  std::string longname(100, 'x');
+  auto l = apply_env_masks(inputs(longname.c_str(), nullptr));
+  EXPECT_NE(std::string(l.error).find("\"" + std::string(48, 'x') + "...\" (100 bytes)"), std::string::npos)
+      << l.error;
 }
 
 }  // namespace

@@ -96,11 +96,11 @@ case('enable-all', 'exactly those features', {EN: ','.join(have)}, selects(have)
 case('both-set', 'ImportError "Both ... cannot be set simultaneously"', {EN: 'feature', DIS: 'feature'},
      error_naming(DIS, EN, 'both set'))
 case('both-set-other', 'the same', {EN: 'feature', DIS: 'same'}, error_naming(DIS, EN, 'both set'))
-# test_variable_too_long: NumPy counts the terminating NUL (1024 characters
-# are "1025, only 1024 accepted"); here at most 1024 characters are.
+# test_variable_too_long: NumPy counts the terminating NUL (1024 bytes are
+# "1025, only 1024 accepted"); here at most 1024 bytes are.
 case('too-long-1024', 'RuntimeError "Length ... is 1025, only 1024 accepted"', {EN: 't' * 1024},
      error_naming('unknown CPU feature'))
-case('too-long-1025', 'RuntimeError (length)', {EN: 't' * 1025}, error_naming('1025 characters long', '1024'))
+case('too-long-1025', 'RuntimeError (length)', {EN: 't' * 1025}, error_naming('1025 bytes long', '1024'))
 # test_impossible_feature_disable
 case('disable-baseline', 'RuntimeError "You cannot disable CPU feature ..."', {DIS: base},
      error_naming('cannot disable ' + base))
