@@ -28,8 +28,15 @@ sys.dont_write_bytecode = True  # nothing written next to the scripts
 from cpudispatch_config import Config, GROUP_SEP, SEPARATORS  # noqa: E402  (tools/cpudispatch_config.py)
 
 
+def shown(msg):
+    """One printable ASCII line: every other byte as \\xHH (a list's text may
+    hold anything), as the run-time parser shows a token."""
+    return ''.join(c if ' ' <= c <= '~' else ''.join('\\x%02x' % b for b in c.encode('utf-8', 'surrogateescape'))
+                   for c in msg)
+
+
 def fail(msg):
-    sys.stderr.write('cpudispatch: ' + msg + '\n')
+    sys.stderr.write('cpudispatch: ' + shown(msg) + '\n')
     sys.exit(1)
 
 
