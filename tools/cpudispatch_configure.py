@@ -529,6 +529,10 @@ def main():
         # 1.0.1 reads no file of the build directory (fs.read refuses it).
         out.emit('body', name, text.rstrip('\n').replace('\n', NL))
     out.list('names', arch.names)
+    # What Meson must watch (an edited table reconfigures), and how -march
+    # extensions join on this arch: both facts of the tables, said once.
+    out.list('tables', [os.path.join(a['source_root'], 'src', 'features', t, 'meson.build') for t in ARCHES])
+    out.list('ext-sep', [arch.ext_sep])
     if a['main']:
         for n in arch.names:
             out.map('closure', n, arch.closure[n])
