@@ -75,6 +75,10 @@ expect_error({DIS: 'x', EN: 'y'}, 'are both set')
 expect_error({DIS: 'a' * 1025}, '1025 bytes long; at most 1024')
 expect_error({DIS: 'no_such_feature'}, 'unknown CPU feature "no_such_feature"; valid names on %s: ' % arch)
 expect_error({EN: 'NoSuchFeature'}, 'unknown CPU feature "NoSuchFeature"')
+# A terminal escape and UTF-8 in the value reach stderr escaped (issue 15).
+expect_error({EN: 'avx\x1b[31m\u00e9'}, 'unknown CPU feature "avx\\x1b[31m\\xc3\\xa9"')
+p = run({EN: 'avx\x1b[31m'})
+check('\x1b' not in p.stderr, 'a raw escape byte reached stderr', p)
 if base['baseline']:
     b = base['baseline'][-1]
     expect_error({DIS: b.lower()}, 'cannot disable %s: it is part of this build\'s baseline' % b)
