@@ -32,12 +32,13 @@ def check(cond, what, p=None):
         failures.append(what + ('' if p is None else '\n  status %s\n  stderr: %s' % (p.returncode, p.stderr.strip())))
 
 
-def expect_error(env_vars, needle):
+def expect_error(env_vars, needle, *other_forms):
     p = run(env_vars)
     check(p.returncode == EXIT_ENV, '%s: exit status %d expected' % (env_vars, EXIT_ENV), p)
     lines = p.stderr.strip().splitlines()
-    check(len(lines) == 1 and lines[0].startswith('cpudispatch: ') and needle in lines[0],
-          '%s: one line with "%s" expected' % (env_vars, needle), p)
+    check(len(lines) == 1 and lines[0].startswith('cpudispatch: ') and
+          any(n in lines[0] for n in (needle,) + other_forms),
+          '%s: one line with "%s" expected' % (env_vars, '" or "'.join((needle,) + other_forms)), p)
     check(p.stdout == '', '%s: nothing on stdout expected' % env_vars, p)
 
 
@@ -76,7 +77,10 @@ expect_error({DIS: 'a' * 1025}, '1025 bytes long; at most 1024')
 expect_error({DIS: 'no_such_feature'}, 'unknown CPU feature "no_such_feature"; valid names on %s: ' % arch)
 expect_error({EN: 'NoSuchFeature'}, 'unknown CPU feature "NoSuchFeature"')
 # A terminal escape and UTF-8 in the value reach stderr escaped (issue 15).
-expect_error({EN: 'avx\x1b[31m\u00e9'}, 'unknown CPU feature "avx\\x1b[31m\\xc3\\xa9"')
+# A Windows program's getenv() gives the value in the ANSI code page (Wine
+# takes it from the Unix locale: cp1252 in CI), so "\u00e9" is one byte there.
+expect_error({EN: 'avx\x1b[31m\u00e9'}, 'unknown CPU feature "avx\\x1b[31m\\xc3\\xa9"',
+             *(['unknown CPU feature "avx\\x1b[31m\\xe9"'] if INFO.endswith('.exe') else []))
 p = run({EN: 'avx\x1b[31m'})
 check('\x1b' not in p.stderr, 'a raw escape byte reached stderr', p)
 if base['baseline']:
