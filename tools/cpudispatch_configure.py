@@ -40,7 +40,7 @@ sys.dont_write_bytecode = True  # nothing written next to the scripts
 import cpudispatch_probe as probe  # noqa: E402  (tools/)
 from cpudispatch_config import Config, split_list  # noqa: E402
 from cpudispatch_tables import (ARCHES, BROKEN_COMPILERS, KEYWORDS, Arch, TableError, hex_of,  # noqa: E402
-                                read_tables, version_matches)
+                                read_tables, removal_sets, version_matches)
 
 OPT_NAME = {'baseline': 'cpu-baseline', 'dispatch': 'cpu-dispatch'}
 SEP = '\x1f'  # between a list's items: Meson 1.0.1 can split on it, no item holds it
@@ -170,13 +170,14 @@ def parse_option(arch, which, text, probed, max_baseline, out):
     """cpu-baseline / cpu-dispatch (which: 'baseline' / 'dispatch'): the
     requested features and all they imply, ascending interest. The grammar
     of docs/options.md, "Feature lists": tokens split by split_list(), left
-    to right; keywords; "+X" adds, "-X" removes X and all that implies it.
+    to right; keywords; "+X" adds, "-X" removes X and all that implies it
+    (for a group, also what it adds to its base and all that implies that).
     probed: 'DETECT'/'NATIVE' -> features; messages go to `out`."""
     names = arch.names
     optname = OPT_NAME[which]
-    valid_msg = ('valid names on %s: %s; keywords: %s (case-insensitive, "+NAME" adds, "-NAME" removes NAME and '
-                 'everything that implies it)' % (arch.arch, ' '.join(names) if names else '(none)',
-                                                   ' '.join(KEYWORDS).lower()))
+    valid_msg = ('valid names on %s: %s; keywords: %s (case-insensitive, "+NAME" adds, "-NAME" removes NAME, '
+                 'what a group NAME adds to its base, and everything implying them)'
+                 % (arch.arch, ' '.join(names) if names else '(none)', ' '.join(KEYWORDS).lower()))
     acc, pending = [], ''
     for tok in split_list(text.upper()):
         if tok in ('+', '-'):
@@ -212,7 +213,7 @@ def parse_option(arch, which, text, probed, max_baseline, out):
         if op == '-':
             drop = set()
             for n in got:
-                drop |= {n} | set(arch.implied_by[n])
+                drop |= set(arch.removes[n])
             acc = [x for x in acc if x not in drop]
         else:
             acc += [n for n in got if n not in acc]
@@ -438,12 +439,14 @@ def features_h(a, arch):
         rows.append('  X(%s, %d, %s, %s, %d) \\\n' % (n, r['interest'], spec, hex_of(r['xcr0']), arg))
     implies = ['  %s \\\n' % ' '.join('X(%s, %s)' % (n, i) for i in arch.closure[n]) for n in arch.names
                if arch.closure[n]]
+    adds = ['  %s \\\n' % ' '.join('X(%s, %s)' % (n, i) for i in arch.adds[n]) for n in arch.names if arch.adds[n]]
     aliases = ['  X(%s, "%s") \\\n' % (n, al) for n in arch.names for al in arch.row[n].get('aliases', [])]
     return fill(os.path.join(a['source_root'], 'include', 'cpudispatch_features.h.in'), {
         'ARCH': arch.arch,
         'FEATURE_COUNT': str(len(arch.names)),
         'FEATURE_ROWS': ''.join(rows),
         'IMPLIES_ROWS': ''.join(implies),
+        'ADDS_ROWS': ''.join(adds) or '  /* no groups on this arch */ \\\n',
         'ALIAS_ROWS': ''.join(aliases),
         'FOREIGN': ' '.join(arch.foreign),
         'RETIRED': ' '.join(arch.table['retired']),
@@ -505,6 +508,18 @@ def features_md(a, arch):
                                                      b['why']))
         if broken:
             md += ['', 'Known compiler bugs:', ''] + broken
+        adds, removes = removal_sets(t)
+        groups = [r for r in t['features'] if 'adds_to' in r]
+        if groups:
+            md += ['', 'Groups: what each adds to its base. `-NAME` in the options and NAME in '
+                   '`<PREFIX>_DISABLE_CPU_FEATURES` turn off the group, what it adds and everything implying '
+                   'one of them (docs/options.md, "Removing a feature or group").', '',
+                   '| group | builds on | adds | `-NAME` / DISABLE also turns off |', '|---|---|---|---|']
+            for r in groups:
+                n = r['name']
+                more = [x for x in removes[n] if x != n and x not in adds[n]]
+                md.append('| %s | %s | %s | %s |' % (n, ' '.join(r['adds_to']) or '`min`', ' '.join(adds[n]),
+                                                     ' '.join(more) or '-'))
     return fill(os.path.join(a['source_root'], 'docs', 'features.md.in'), {'TABLES': '\n'.join(md)})
 
 

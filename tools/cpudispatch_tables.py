@@ -160,6 +160,17 @@ def check(tables, features_dir):
                 raise TableError('feature table %s: %s: a "%s" detect spec has %d items' % (arch, n, d[0], len(d)))
             if not d and not r['implies']:
                 raise TableError('feature table %s: %s has neither a detect spec nor implied features' % (arch, n))
+            # 'adds_to': a group's base, from which what disabling it turns
+            # off is derived (Arch.adds); groups only, and every group.
+            if d and 'adds_to' in r:
+                raise TableError('feature table %s: %s has "adds_to" but is no group (only a row with detect [] '
+                                 'builds on others)' % (arch, n))
+            if not d and 'adds_to' not in r:
+                raise TableError('feature table %s: group %s lacks "adds_to" (the features and groups it builds on; '
+                                 '[] for none)' % (arch, n))
+            for b in r.get('adds_to', []):
+                if b not in seen:
+                    raise TableError('feature table %s: %s adds to %s, which is not an earlier row' % (arch, n, b))
             if not r['test'].endswith('.c') or '/' in r['test']:
                 raise TableError('feature table %s: %s: "test" must name a .c file beside the table '
                                  '(src/features/%s/), not "%s"' % (arch, n, arch, r['test'].split('\n')[0]))
@@ -198,7 +209,34 @@ def check(tables, features_dir):
         for m in t['min']:
             if m not in seen:
                 raise TableError('feature table %s: min names unknown feature %s' % (arch, m))
+        adds, _ = removal_sets(t)
+        for r in t['features']:
+            if 'adds_to' in r and not adds[r['name']]:
+                # Disabling it would leave every feature it stands for on.
+                raise TableError('feature table %s: group %s adds nothing to %s' % (
+                    arch, r['name'], ' '.join(r['adds_to'] + ['min'])))
     return all_tokens
+
+
+def removal_sets(table):
+    """(adds, removes) of a table, name -> names in interest order. What a
+    group adds: its closure less its base's ('adds_to') and less 'min'.
+    "-NAME" / DISABLE=NAME turn off NAME, what it adds and everything
+    implying one of them (docs/options.md, "Removing a feature or group");
+    for a feature that is NAME and what implies it."""
+    names = [r['name'] for r in table['features']]
+    closure = {}
+    for r in table['features']:
+        closure[r['name']] = set(r['implies']).union(*[closure[i] for i in r['implies']])
+    base_min = set(table['min']).union(*[closure[m] for m in table['min']])
+    adds, removes = {}, {}
+    for r in table['features']:
+        n = r['name']
+        base = base_min.union(r.get('adds_to', []), *[closure[b] for b in r.get('adds_to', [])])
+        adds[n] = [x for x in names if x in closure[n] and x not in base] if 'adds_to' in r else []
+        off = {n} | set(adds[n])
+        removes[n] = [x for x in names if x in off or closure[x] & off]
+    return adds, removes
 
 
 class Arch:
@@ -221,6 +259,7 @@ class Arch:
                 got |= set(self.closure[i]) | {i}
             self.closure[r['name']] = [n for n in self.names if n in got]
         self.implied_by = {n: [m for m in self.names if n in self.closure[m]] for n in self.names}
+        self.adds, self.removes = removal_sets(self.table)
         self.token = {}                                          # spelling -> name
         for r in self.rows:
             for tok in [r['name']] + r.get('aliases', []):

@@ -44,10 +44,12 @@ CPUD_HIDDEN cpud_mask detect_raw_with(bool use_libc_cache);
 // Number of CPUID instructions executed so far (x86; 0 elsewhere).
 CPUD_HIDDEN unsigned cpuid_count();
 
-// features.cpp: every feature id `id` implies (transitively); the usable
-// subset of a raw set (own bit and all implied bits set); and every
-// dispatch target of the build with what it implies.
+// features.cpp: every feature id `id` implies (transitively); what a group
+// adds to its base (empty for a feature); the usable subset of a raw set
+// (own bit and all implied bits set); and every dispatch target of the
+// build with what it implies.
 CPUD_HIDDEN cpud_mask implied_mask(int id);
+CPUD_HIDDEN cpud_mask adds_mask(int id);
 CPUD_HIDDEN cpud_mask close_over_implied(const cpud_mask &raw);
 CPUD_HIDDEN cpud_mask dispatched_mask();
 

@@ -9,7 +9,9 @@
 //   arch, and NumPy's names carry over); a value of ignored names only
 //   changes nothing;
 //   DISABLE of a baseline feature -> error; DISABLE X also disables every
-//   feature that implies X;
+//   feature that implies X; DISABLE of a group also disables what the group
+//   adds to its base (X86_V3: AVX..MOVBE) and all that implies that, so
+//   none of its features stays on (an error if one is in the baseline);
 //   ENABLE of a feature this CPU/OS lacks -> error; ENABLE keeps only the
 //   listed features, what they imply and the baseline;
 //   a name that is not a dispatch target (nor implied by one) -> warning
@@ -83,6 +85,16 @@ void show_token(const char *start, std::size_t n, char *buf, std::size_t cap) {
   buf[o] = 0;
   if (n > 48) std::snprintf(buf + o, cap - o, "...\" (%zu bytes)", n);
   else std::snprintf(buf + o, cap - o, "\"");
+}
+
+// What DISABLE of `id` turns off: it, what a group adds to its base, and
+// every feature implying one of those.
+feature_set removed_by(int id) {
+  const feature_set off = feature_set(id) | adds_mask(id);
+  feature_set out = off;
+  for (int f = 1; f <= CPUD_FEATURE_COUNT; ++f)
+    if (!(implied_mask(f) & off).empty()) out |= feature_set(f);
+  return out;
 }
 
 bool in_list(const char *list, const char *tok) {
@@ -181,15 +193,27 @@ env_outcome apply_env_masks(const env_inputs &in) {
                     var, name, base);
       return out;
     }
+    if (dis && !(adds_mask(id) & in.baseline).empty()) {
+      char base[512], in_base[512];
+      names_of(in.baseline, base, sizeof base);
+      names_of(adds_mask(id) & in.baseline, in_base, sizeof in_base);
+      out.ok = false;
+      std::snprintf(out.error, sizeof out.error,
+                    "%s: cannot disable %s: what it adds (%s) is part of this build's baseline (%s), which every "
+                    "CPU running it must have",
+                    var, name, in_base, base);
+      return out;
+    }
     if (en && !cpud_mask_has(in.usable, id)) {
       out.ok = false;
       std::snprintf(out.error, sizeof out.error,
                     "%s: cannot enable %s: this CPU (or its operating system) does not support it", var, name);
       return out;
     }
-    if (!cpud_mask_has(in.dispatched, id) && !cpud_mask_has(in.baseline, id)) {
+    if (dis ? (removed_by(id) & in.dispatched).empty()
+            : !cpud_mask_has(in.dispatched, id) && !cpud_mask_has(in.baseline, id)) {
       if (dis) {
-        // Nothing compiled implies it, so nothing compiled is disabled.
+        // Nothing compiled is or implies what it turns off.
         char w[256];
         std::snprintf(w, sizeof w, "%s: %s is not a dispatch target of this build; it changes nothing\n", var, name);
         warn(out, w, &dropped);
@@ -203,9 +227,9 @@ env_outcome apply_env_masks(const env_inputs &in) {
 
   if (named.empty()) return with_dropped(out, var, dropped);  // only ignored names: nothing to mask
   if (dis) {
-    feature_set drop = named;
+    feature_set drop;
     for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
-      if (!(implied_mask(id) & named).empty()) drop |= feature_set(id);
+      if (named.has(id)) drop |= removed_by(id);
     out.usable = out.usable & ~drop;
   } else {
     out.usable = out.usable & (keep | in.baseline);

@@ -37,18 +37,24 @@ const char *const k_names[] = {
 #undef CPUD__NAME
 };
 
-// What each feature id implies, indexed by id; built at compile time.
-struct implied_table {
-  feature_set of[CPUD_FEATURE_COUNT + 1];
+// Per feature id, built at compile time from pairs X(NAME, F): what it
+// implies (transitively), and what a group adds to its base (DISABLE of a
+// group disables those too; none for a feature).
+struct pair_tables {
+  feature_set implied[CPUD_FEATURE_COUNT + 1];
+  feature_set adds[CPUD_FEATURE_COUNT + 1];
 };
-constexpr implied_table make_implied() {
-  implied_table t{};
-#define CPUD__IMPL(NAME, IMPLIED) t.of[CPUD_FEATURE_##NAME] |= feature_set(CPUD_FEATURE_##IMPLIED);
+constexpr pair_tables make_pair_tables() {
+  pair_tables t{};
+#define CPUD__IMPL(NAME, F) t.implied[CPUD_FEATURE_##NAME] |= feature_set(CPUD_FEATURE_##F);
+#define CPUD__ADDS(NAME, F) t.adds[CPUD_FEATURE_##NAME] |= feature_set(CPUD_FEATURE_##F);
   CPUD_FEATURE_IMPLIES(CPUD__IMPL)
+  CPUD_GROUP_ADDS(CPUD__ADDS)
 #undef CPUD__IMPL
+#undef CPUD__ADDS
   return t;
 }
-constexpr implied_table k_implied = make_implied();
+constexpr pair_tables k_pairs = make_pair_tables();
 
 struct alias_row {
   int id;
@@ -105,7 +111,8 @@ bool same_name(const char *a, const char *b) {
 
 }  // namespace
 
-cpud_mask implied_mask(int id) { return id > 0 && id <= CPUD_FEATURE_COUNT ? k_implied.of[id] : feature_set(); }
+cpud_mask implied_mask(int id) { return id > 0 && id <= CPUD_FEATURE_COUNT ? k_pairs.implied[id] : feature_set(); }
+cpud_mask adds_mask(int id) { return id > 0 && id <= CPUD_FEATURE_COUNT ? k_pairs.adds[id] : feature_set(); }
 
 // A feature is usable when its own bit is set and so is every bit it implies.
 cpud_mask close_over_implied(const cpud_mask &raw) {

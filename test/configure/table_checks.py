@@ -45,6 +45,14 @@ CASES = [
      "{'compiler': 'icc',", 'names compiler "icc"'),
     ('a broken entry with a bad version', os.path.join('ppc64le', 'meson.build'), "'versions': ['>=12.0',",
      "'versions': ['=>12.0',", '"=>12.0" is not a version constraint'),
+    ('adds_to on a feature', X86, "'xcr0': 0x6, 'test': 'avx2.c'}", "'xcr0': 0x6, 'adds_to': [], 'test': 'avx2.c'}",
+     'AVX2 has "adds_to" but is no group'),
+    ('a group without adds_to', X86, "'adds_to': ['X86_V2'],", '', 'group X86_V3 lacks "adds_to"'),
+    ('adds_to a later row', X86, "'adds_to': ['X86_V2'],", "'adds_to': ['X86_V4'],",
+     'X86_V3 adds to X86_V4, which is not an earlier row'),
+    ('a group adding nothing', X86, "'adds_to': ['X86_V3'],\n     'detect': [], 'xcr0': 0xe6, 'test': 'x86_v4.c'",
+     "'adds_to': ['AVX512_SKX', 'X86_V3'],\n     'detect': [], 'xcr0': 0xe6, 'test': 'x86_v4.c'",
+     'group X86_V4 adds nothing to AVX512_SKX X86_V3 min'),
     ('unreadable text', X86, "'name': 'AVX2',", "'name': AVX2',", 'cannot read'),
 ]
 

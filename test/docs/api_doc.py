@@ -139,11 +139,14 @@ for prog, tag in ((a.c, 'api-c'), (a.cxx, 'api-cxx')):
         # CPUD_ENV_PREFIX is the option env-prefix.
         if said.get('env-prefix') != prefix:
             fail('CPUD_ENV_PREFIX is %r, the option env-prefix %r' % (said.get('env-prefix'), prefix))
-        # The ids are the rows of the arch's table in docs/features.md, in order.
+        # The ids are the rows of the arch's table in docs/features.md, in
+        # order (its first table: the groups' table follows).
         rows, inside = [], False
         for line in open(os.path.join(a.root, 'docs', 'features.md'), encoding='utf-8'):
             if line.startswith('## '):
                 inside = line[3:].strip() == said.get('arch')
+            elif inside and rows and not line.startswith('|'):
+                inside = False
             elif inside and line.startswith('| ') and not line.startswith(('| name ', '|---')):
                 rows.append(line.split('|')[1].strip())
         if not feats or feats[0] != rows:

@@ -115,6 +115,21 @@ for i, target in enumerate(fn['compiled']):
         check(all(not got['features'][a] and a in got['masked'] for a in above),
               'ENABLE %s left a higher target usable: %s' % (target, above))
 
+# A level or group also turns off what it adds (issue 15): after
+# DISABLE=x86_v3 nothing x86-64-v3 adds stays usable, no AVX-512 either, and
+# every function selects a target below them.
+if arch == 'x86_64' and 'X86_V3' in detected and 'X86_V3' not in base['baseline']:
+    for level, gone in (('x86_v3', ['AVX', 'F16C', 'FMA3', 'AVX2', 'BMI', 'BMI2', 'LZCNT', 'MOVBE', 'X86_V3',
+                                    'AVX512F', 'AVX512_SKX', 'X86_V4']),
+                        ('x86_v4', ['AVX512F', 'AVX512CD', 'AVX512BW', 'AVX512DQ', 'AVX512VL', 'AVX512_SKX',
+                                    'X86_V4'])):
+        got, err = info({DIS: level})
+        on = [g for g in gone if got['features'].get(g)]
+        check(not on, 'DISABLE=%s left usable: %s' % (level, on))
+        check(all(g in got['masked'] for g in gone if g in detected), 'DISABLE=%s: masked %s' % (level, got['masked']))
+        sel = {f: v['selected'] for f, v in got['functions'].items()}
+        check(not set(sel.values()) & set(gone), 'DISABLE=%s still selects %s' % (level, sel))
+
 # Names of another arch: warning, ignored; a name that is not a dispatch target: warning.
 foreign = 'ASIMDDP' if arch != 'aarch64' else 'AVX2'
 got, err = info({DIS: foreign})

@@ -61,6 +61,49 @@ TEST(EnvMasks, DisableRemovesTheFeatureAndEverythingImplyingIt) {
   EXPECT_TRUE(cpud::feature_set(o.usable).has(CPUD_FEATURE_X86_V2));
 }
 
+// Issue 15, finding 6: a group or level also turns off what it adds to its
+// base (the table's adds_to), and what implies that. AVX512_SKX does not
+// imply X86_V3, so "everything implying X86_V3" left it on.
+TEST(EnvMasks, DisablingALevelTurnsOffWhatItAdds) {
+  auto in = inputs("x86_v3", nullptr);
+  in.usable = below_and(CPUD_BIT(AVX512_SPR));  // a Sapphire Rapids-class CPU
+  auto o = apply_env_masks(in);
+  ASSERT_TRUE(o.ok) << o.error;
+  for (const feature_set &gone : {CPUD_BIT(X86_V3), CPUD_BIT(AVX), CPUD_BIT(F16C), CPUD_BIT(FMA3), CPUD_BIT(AVX2),
+                                  CPUD_BIT(BMI), CPUD_BIT(BMI2), CPUD_BIT(LZCNT), CPUD_BIT(MOVBE), CPUD_BIT(AVX512F),
+                                  CPUD_BIT(AVX512_SKX), CPUD_BIT(X86_V4), CPUD_BIT(AVX512_SPR), CPUD_BIT(VAES)})
+    EXPECT_EQ(o.usable & gone, feature_set()) << "x86_v3 leaves on what an x86-64-v2 CPU lacks";
+  for (const feature_set &kept : {CPUD_BIT(X86_V2), CPUD_BIT(SSE42), CPUD_BIT(AES), CPUD_BIT(PCLMULQDQ),
+                                  CPUD_BIT(GFNI), CPUD_BIT(SHA)})
+    EXPECT_EQ(o.usable & kept, kept) << "x86_v3 turns off what x86-64-v2 has";
+  EXPECT_STREQ(o.warning, "") << "AVX512_SKX and AVX512_SPR are targets: x86_v3 changes something";
+
+  in.disable = "x86_v4";
+  o = apply_env_masks(in);
+  ASSERT_TRUE(o.ok) << o.error;
+  EXPECT_EQ(o.usable & (CPUD_BIT(AVX512F) | CPUD_BIT(AVX512_SKX) | CPUD_BIT(AVX512VNNI) | CPUD_BIT(AVX512_SPR)),
+            feature_set());
+  EXPECT_EQ(o.usable & CPUD_BIT(X86_V3), CPUD_BIT(X86_V3));
+  in.disable = "avx512_skx";
+  EXPECT_EQ(apply_env_masks(in).usable, o.usable) << "x86_v4 and avx512_skx both leave x86-64-v3";
+  in.disable = "avx512_icl";
+  o = apply_env_masks(in);
+  EXPECT_EQ(o.usable & (CPUD_BIT(GFNI) | CPUD_BIT(AVX512VBMI2) | CPUD_BIT(AVX512_SPR)), feature_set());
+  EXPECT_EQ(o.usable & (CPUD_BIT(AVX512_CLX) | CPUD_BIT(AVX512_CNL) | CPUD_BIT(AES)),
+            CPUD_BIT(AVX512_CLX) | CPUD_BIT(AVX512_CNL) | CPUD_BIT(AES));
+}
+
+TEST(EnvMasks, DisablingAGroupWhoseAdditionIsBaselineIsAnError) {
+  auto in = inputs("x86_v2", nullptr);
+  in.baseline = CPUD_BIT(SSE) | CPUD_BIT(SSE2) | CPUD_BIT(SSE3);
+  auto o = apply_env_masks(in);
+  EXPECT_FALSE(o.ok);
+  EXPECT_NE(std::string(o.error).find("cannot disable X86_V2: what it adds (SSE3) is part of this build's baseline "
+                                      "(SSE SSE2 SSE3)"),
+            std::string::npos)
+      << o.error;
+}
+
 TEST(EnvMasks, NamesAreCaseInsensitiveWithAnySeparator) {
   auto a = apply_env_masks(inputs("AVX2,\tfma3  sse4.2", nullptr));
   auto b = apply_env_masks(inputs("avx2 FMA3,SSE42", nullptr));
