@@ -148,6 +148,16 @@ CPUD_HIDDEN cpud_mask cpud_baseline_mask(void);
  * features (0: fine) and, if msg is not NULL, writes the message the
  * start-up check would print (without a trailing newline). */
 CPUD_HIDDEN int cpud_check_baseline(char *msg, size_t cap);
+/* For hosts that must not exit (a Python extension, a plugin; build with
+ * -Dcpudispatch:startup-check=false, "host mode"): detects, reads the
+ * environment variables and checks the baseline, in the start-up check's
+ * order, and returns 0 when all is well, CPUD_EXIT_ENV for a bad variable
+ * or CPUD_EXIT_BASELINE for a CPU below the baseline, with the line the
+ * start-up check would print (from "cpudispatch: ", no newline) in msg.
+ * Call it before any dispatched or baseline code runs, from code compiled
+ * at the floor (docs/python.md); it never exits. In host mode a bad
+ * variable leaves only the baseline builds usable. */
+CPUD_HIDDEN int cpud_host_init(char *msg, size_t cap);
 
 /* --- detection from a described CPU (cpudispatch-info --cpu-dump, tests) ---
  * What a CPU and its OS report, as detection reads it: x86 from CPUID leaves

@@ -20,10 +20,13 @@ constexpr const char *casting_name(casting c) {
   return names[static_cast<int>(c)];
 }
 
-// What a tie at the best rating does: an error naming the tied candidates,
-// or the most specific of them (each of its parameter types converts
-// exactly, by promotion or safely to the other's), if there is exactly one.
-enum class tie_rule : std::uint8_t { error, most_specific };
+// What a tie at the best rating does: an error naming the tied candidates;
+// the most specific of them (each of its parameter types converts exactly,
+// by promotion or safely to the other's), if there is exactly one; or the
+// first of them in the candidates' order (NumPy's loop search, which takes
+// the first registered loop the inputs cast to: with loops listed narrowest
+// first, (uint16, uint16) gets int32 although int32 -> float32 is unsafe).
+enum class tie_rule : std::uint8_t { error, most_specific, first };
 
 // How many conversions of each kind a candidate needs; fewer unsafe first,
 // then fewer safe, then fewer promotions.
@@ -107,6 +110,11 @@ inline resolution resolve(const dtype *args, int n, const signature *cands, int 
   if (n_best_all == 0) return res;
   res.rank = best_rank;
   if (n_best_all == 1) {
+    res.kind = resolution::ok;
+    res.index = best[0];
+    return res;
+  }
+  if (tie == tie_rule::first) {  // best[] is in the candidates' order
     res.kind = resolution::ok;
     res.index = best[0];
     return res;

@@ -139,8 +139,18 @@ extern "C" {
 
 namespace {
 
+// Host mode (startup-check=false: a Python extension, a plugin): a bad
+// variable never ends the process. Its message is kept for
+// cpud_host_init(), which the host calls first to raise its own error; if
+// something initialises the runtime before it, the message is printed
+// instead. Either way only the baseline builds run (docs/runtime.md).
+char g_env_error[sizeof(cpud::internal::env_outcome{}.error)];
+int g_env_failed = 0;     // set once a bad variable was seen
+int g_host_claimed = 0;   // cpud_host_init() reports the errors itself
+
 // The env masks applied to a detected set: exits on a bad variable, as the
-// start-up check documents; the warnings, if any, in o.warning.
+// start-up check documents (host mode: see above); the warnings, if any, in
+// o.warning.
 cpud::internal::env_outcome apply_env(const cpud::feature_set &detected) {
   using namespace cpud::internal;
   env_inputs in{};
@@ -156,9 +166,23 @@ cpud::internal::env_outcome apply_env(const cpud::feature_set &detected) {
       ;
   env_outcome o = apply_env_masks(in);
   if (!o.ok) {
+#if CPUD_STARTUP_CHECK
     std::fprintf(stderr, "cpudispatch: %s\n", o.error);
     std::fflush(stderr);
     std::exit(CPUD_EXIT_ENV);
+#else
+    int expected = 0;
+    if (__atomic_compare_exchange_n(&g_env_failed, &expected, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      std::snprintf(g_env_error, sizeof g_env_error, "%s", o.error);
+      __atomic_store_n(&g_env_failed, 2, __ATOMIC_RELEASE);  // the message is complete
+      if (!__atomic_load_n(&g_host_claimed, __ATOMIC_ACQUIRE)) {
+        std::fprintf(stderr, "cpudispatch: %s; only the baseline builds run\n", o.error);
+        std::fflush(stderr);
+      }
+    }
+    o.usable = detected & in.baseline;
+    o.warning[0] = 0;
+#endif
   }
   return o;
 }
@@ -186,6 +210,29 @@ cpud_mask cpud__init(void) {
   if (o.warning[0] && !first_to_print(block_hash(o.warning))) return cpud_usable_mask();
   print_warnings(o.warning);
   return cpud_usable_mask();
+}
+
+int cpud_host_init(char *msg, size_t cap) {
+  using namespace cpud::internal;
+  __atomic_store_n(&g_host_claimed, 1, __ATOMIC_RELEASE);
+  if (msg && cap) msg[0] = 0;
+  (void)cpud_usable_mask();  // detection and the variables, once
+  // A racing initialiser may still be writing the message: it is done at 2.
+  int failed;
+  while ((failed = __atomic_load_n(&g_env_failed, __ATOMIC_ACQUIRE)) == 1) {
+  }
+  if (failed) {
+    if (msg && cap) std::snprintf(msg, cap, "cpudispatch: %s", g_env_error);
+    return CPUD_EXIT_ENV;
+  }
+  const char *skip = std::getenv(CPUD_ENV_PREFIX "_SKIP_CPU_BASELINE_CHECK");
+  if (skip && skip[0] && std::strcmp(skip, "0") != 0) return 0;
+  char base[1536];
+  if (cpud_check_baseline(base, sizeof base)) {
+    if (msg && cap) std::snprintf(msg, cap, "cpudispatch: %s", base);
+    return CPUD_EXIT_BASELINE;
+  }
+  return 0;
 }
 
 cpud_mask cpud_detect_cpu(const cpud_cpu_report *cpu) {

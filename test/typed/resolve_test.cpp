@@ -104,6 +104,17 @@ void ties_between_promotions() {
   kernels k2{{f32, f64}, {f64, f32}};
   r = k2.call({f64, f64}, casting::unsafe, cpud::tie_rule::most_specific);
   EXPECT(r.kind == resolution::ambiguous, "(f32, f64) vs (f64, f32) has no most specific");
+  // tie_rule::first: the first tied candidate in order, whichever it is.
+  r = k2.call({f64, f64}, casting::unsafe, cpud::tie_rule::first);
+  EXPECT(r.kind == resolution::ok && r.index == 0, "first should pick (f32, f64), got kind %d index %d", r.kind,
+         r.index);
+  kernels k3{{i64, i64}, {i32, i32}};
+  r = k3.call({i16, i16}, casting::safe, cpud::tie_rule::first);
+  EXPECT(r.kind == resolution::ok && r.index == 0, "first should pick (i64, i64), listed first");
+  // Only ties: a better-rated later candidate still wins.
+  kernels k4{{f64, f64}, {i32, i32}};
+  r = k4.call({i16, i16}, casting::safe, cpud::tie_rule::first);
+  EXPECT(r.kind == resolution::ok && r.index == 1, "(i32, i32) promotes where (f64, f64) converts: it wins");
 }
 
 void numba_overload_tests() {
