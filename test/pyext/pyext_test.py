@@ -102,7 +102,8 @@ def case_meson(root, build, tmp, name, cc, buildtype, cpus):
     for s in setups:
         r = sh(['meson', 'test', '-C', b, '--print-errorlogs', '--setup', 'cpudispatch:' + s], env=env)
         log = os.path.join(b, 'meson-logs', 'testlog-cpudispatch_%s.json' % s)
-        out = ''.join((json.loads(l).get('stdout') or '') for l in open(log)) if os.path.exists(log) else ''
+        out = ''.join((t.get('stdout') or '') + (t.get('stderr') or '')
+                      for t in map(json.loads, open(log))) if os.path.exists(log) else ''
         runs = re.findall(r'cpudispatch-run: (\S+) ok', out)
         print('[%s %s] ok under: %s' % (name, s, ' '.join(runs)))
         if s == 'each_target' and ('baseline' not in runs or len(runs) < 2):
@@ -223,11 +224,22 @@ print(json.dumps({m.__name__: [m.__cpu_baseline__, m.opt_func_info()["fastadd"][
         exported = sh(['nm', '-D', '--defined-only', so[0]]).stdout.split() if so else []
         names = [w for w in exported if not re.fullmatch(r'[0-9a-f]+|[A-Za-z]', w)]
         print('[%s] exported: %s' % (m, ' '.join(names)))
-        if names != ['PyInit__core']:
-            failures.append('%s exports %s; only PyInit__core expected' % (m, names))
-    r = sh([PY, '-P', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', os.path.join(src, 'tests')],
-           env=clean_env(PYTHONPATH=os.path.join(site, 'cpudemo'), CPUDEMO_MODULE='cpudemo'))
-    print('[pytest against the installed cpudemo] %s' % r.stdout.strip().splitlines()[-1:])
+        # Besides the module's entry: the runtime's one shared table (its
+        # env-warning record, default visibility on purpose, docs/runtime.md)
+        # and libstdc++'s own unique objects (std::, identical in every copy).
+        odd = [n for n in names if n not in ('PyInit__core', 'cpudispatch_env_warnings_printed_v1')
+               and not n.startswith(('_ZNSt', '_ZZNSt'))]
+        if 'PyInit__core' not in names or odd:
+            failures.append('%s exports %s; only PyInit__core and the runtime\'s shared table expected' % (m, odd))
+    # Without the build's cpudispatch-info (not in a wheel): its one test is
+    # deselected, not skipped; the Meson cases run it.
+    r = sh([PY, '-P', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', os.path.join(src, 'tests'),
+            '--deselect', 'tests/test_cpudemo.py::test_attributes_match_cpudispatch_info'],
+           env=clean_env(PYTHONPATH=os.path.join(site, 'cpudemo'), CPUDEMO_MODULE='cpudemo'), cwd=src)
+    last = (r.stdout.strip().splitlines() or [''])[-1]
+    print('[pytest against the installed cpudemo] %s' % last)
+    if 'passed' not in last or 'skipped' in last or 'failed' in last:
+        failures.append('pytest against the installed cpudemo: %s' % last)
 
 
 def main():

@@ -94,8 +94,7 @@ def test_numpy_and_the_operator_pick_the_same_loop(mod):
 def info_json(env=None):
     if not INFO:
         pytest.skip('CPUDEMO_INFO (the build\'s cpudispatch-info) not given')
-    wrapper = os.environ.get('MESON_EXE_WRAPPER', '').split()
-    p = subprocess.run(wrapper + [INFO, '--json'], capture_output=True, text=True, env=env)
+    p = subprocess.run(WRAPPER + [INFO, '--json'], capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr
     return json.loads(p.stdout)
 
@@ -109,12 +108,17 @@ def test_attributes_match_cpudispatch_info(mod):
                       bool)
 
 
+# Under cpudispatch:each_cpu this interpreter runs inside qemu-user, but the
+# ones it starts would run on the real CPU: they go through the wrapper too.
+WRAPPER = os.environ.get('MESON_EXE_WRAPPER', '').split()
+
+
 def probe(module_name, env_update, code):
     """Runs `code` in a fresh interpreter importing the module with env_update."""
     env = {k: v for k, v in os.environ.items() if not k.endswith('ABLE_CPU_FEATURES')}
     env.update(env_update)
     src = 'import importlib, json, sys\nm = importlib.import_module(%r)\n%s' % (module_name, code)
-    return subprocess.run([sys.executable, '-P', '-c', src], capture_output=True, text=True, env=env)
+    return subprocess.run(WRAPPER + [sys.executable, '-P', '-c', src], capture_output=True, text=True, env=env)
 
 
 def test_disable_changes_loops_and_features(mod, module_name):
@@ -151,8 +155,9 @@ def test_a_bad_variable_is_an_import_error(module_name, var, value, words):
             'sys.exit(5)' % module_name)
     env = {k: v for k, v in os.environ.items() if not k.endswith('ABLE_CPU_FEATURES')}
     env[var] = value
-    p = subprocess.run([sys.executable, '-P', '-c', 'import importlib, sys\n' + code], capture_output=True,
+    p = subprocess.run(WRAPPER + [sys.executable, '-P', '-c', 'import importlib, sys\n' + code], capture_output=True,
                        text=True, env=env)
+    p.stderr = ''.join(l for l in p.stderr.splitlines(True) if "TCG doesn't support" not in l)
     assert p.returncode == 0, (p.returncode, p.stdout, p.stderr)
     assert p.stdout.startswith('cpudispatch: %s: ' % var) and words in p.stdout, p.stdout
     assert p.stderr == '', p.stderr
