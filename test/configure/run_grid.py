@@ -171,6 +171,22 @@ CASES = {
               ('Nehalem', 'app', {'CPUDISPATCH_SKIP_CPU_BASELINE_CHECK': '1'}, -4, r''),
               ('Haswell', 'app', {}, 0, r'^$'),
               ('Haswell', 'info', {}, 0, r'^$')]),
+    # Host mode (startup-check=false, docs/python.md): a bad variable never
+    # ends the process; with nobody calling cpud_host_init() first, the
+    # runtime says so once and runs the baseline builds only.
+    'host-mode-bad-variable': dict(
+        args=['-Dcpudispatch:startup-check=false'], build_only=True,
+        qemu=[(None, 'info', {'CPUDISPATCH_ENABLE_CPU_FEATURES': 'nosuch'}, 0,
+               r'^cpudispatch: CPUDISPATCH_ENABLE_CPU_FEATURES: unknown CPU feature "nosuch"; valid names on '
+               r'x86_64: .*; only the baseline builds run$',
+               r'^SSE2 +baseline +yes +yes *\nSSE3 +dispatch +yes +masked *$'),
+              (None, 'info', {'CPUDISPATCH_DISABLE_CPU_FEATURES': 'avx2'}, 0, r'^$',
+               r'^SSE42 +dispatch +yes +yes *$')]),
+    # ... and nothing guards a program's start: the host's job (an X86_V3
+    # program's own AVX2 static initialiser dies of SIGILL under Nehalem).
+    'host-mode-has-no-startup-check': dict(
+        args=['-Dcpudispatch:startup-check=false', '-Dcpudispatch:cpu-baseline=x86_v3'], build_only=True,
+        qemu=[('Nehalem', 'app', {}, -4, r''), ('Haswell', 'app', {}, 0, r'^$')]),
     # The environment-variable prefix is a build option.
     'env-prefix': dict(args=['-Dcpudispatch:env-prefix=MYLIB'], build_only=True,
                        qemu=[(None, 'info', {'MYLIB_ENABLE_CPU_FEATURES': 'nosuch'}, 78,
@@ -284,7 +300,9 @@ def run_case(name):
                     print(r.stdout, end='')
                     if r.returncode != 0:
                         failures.append('app failed with status %d' % r.returncode)
-        for model, prog, extra_env, want_rc, rx in case.get('qemu', []):
+        for item in case.get('qemu', []):
+            # (model, program, env, status, stderr regex[, stdout regex])
+            model, prog, extra_env, want_rc, rx = item[:5]
             exe = {'app': os.path.join(build, 'app'),
                    'info': os.path.join(build, 'subprojects', 'cpudispatch', 'src', 'info', 'cpudispatch-info')}[prog]
             cmd = ['qemu-x86_64', '-cpu', model, exe] if model else [exe]
@@ -296,6 +314,8 @@ def run_case(name):
             if r.returncode != want_rc or not re.search(rx, err):
                 failures.append('%s %s %s: expected status %d and /%s/, got %d: %s'
                                 % (where, prog, extra_env, want_rc, rx, r.returncode, err))
+            if len(item) > 5 and not re.search(item[5], r.stdout, re.M):
+                failures.append('%s %s %s: stdout lacks /%s/:\n%s' % (where, prog, extra_env, item[5], r.stdout))
         for rx in case.get('messages', []):
             if not re.search(rx, log):
                 failures.append('configure output lacks /%s/' % rx)

@@ -78,6 +78,7 @@ static void introspect(void) {
 #endif
   char msg[1024] = "x";
   assert(cpud_check_baseline(msg, sizeof msg) == 0 && msg[0] == 0);  /* nothing missing here */
+  assert(cpud_host_init(msg, sizeof msg) == 0 && msg[0] == 0);       /* nor wrong in the environment */
 }
 /* api-introspect:end */
 
