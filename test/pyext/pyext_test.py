@@ -25,8 +25,10 @@ Cases:
                    (baseline min) and `cpudemo_v3` (baseline x86_v3),
                    installed into one directory and imported into one
                    interpreter: each keeps its own baseline, targets and
-                   selection; only PyInit__core is exported; the pytest suite
-                   passes against the installed `cpudemo`
+                   selection; nothing is exported but PyInit__core, the
+                   runtime's shared warning table and libstdc++'s std::
+                   objects; the pytest suite passes against the installed
+                   `cpudemo`
 """
 import json
 import os
