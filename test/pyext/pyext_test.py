@@ -15,9 +15,10 @@ Cases:
   below-baseline   cpu-baseline=x86_v3: under qemu models without AVX2 the
                    import raises ImportError with the start-up check's line
                    and the interpreter exits 0; under Haswell the module
-                   works; a bad variable is an ImportError too. Control: the
-                   same build with startup-check=true (no host mode) ends the
-                   interpreter with status 69 under those models
+                   works; a bad variable is an ImportError too; with the skip
+                   variable the import dies of SIGILL. Control: the same build
+                   with startup-check=true (no host mode) ends the
+                   interpreter with status 69 under Nehalem
   global-march     CFLAGS/CXXFLAGS=-march=haswell, the consumer's global
                    flags: the module's init (core_init.c) holds no VEX
                    instruction and, under Nehalem, raises ImportError
@@ -141,6 +142,14 @@ def case_below_baseline(root, build, tmp):
         if r.returncode != 0 or not r.stdout.startswith(want):
             failures.append('bad variable (%s): expected %r and exit 0, got %d\n%s%s'
                             % (model or 'native', want, r.returncode, r.stdout, r.stderr))
+    # The skip variable skips the check in host mode too (docs/python.md):
+    # the import then runs the module's x86_v3 code and dies of SIGILL,
+    # which also shows the check is what kept the interpreter alive above.
+    r = import_under(host, 'Nehalem', {'CPUDISPATCH_SKIP_CPU_BASELINE_CHECK': '1'})
+    print('[host mode, x86_v3 under Nehalem, check skipped] exit %d' % r.returncode)
+    if r.returncode != -4:
+        failures.append('with the check skipped the x86_v3 module should die of SIGILL under Nehalem, got %d\n%s%s'
+                        % (r.returncode, r.stdout, r.stderr))
     # Control: without host mode the start-up check ends the interpreter
     # while it loads the module: host mode is what keeps it alive.
     ctl = os.path.join(tmp, 'control')

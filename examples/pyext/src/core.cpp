@@ -99,7 +99,9 @@ char g_types[3 * k_loops];
 
 // "bb->b", as ufunc.types spells a loop.
 std::string loop_name(int i) {
-  const char c = PyArray_DescrFromType(npy_of(k_add[i].types[0]))->type;
+  PyArray_Descr *d = PyArray_DescrFromType(npy_of(k_add[i].types[0]));
+  const char c = d->type;
+  Py_DECREF(d);
   return std::string(1, c) + c + "->" + c;
 }
 
