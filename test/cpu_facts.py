@@ -45,34 +45,38 @@ def models(arch):
     return dict(entry[2]) if entry else {}
 
 
-LZCNT_PROBE = r'''
-int main(void) {  /* LZCNT is REP BSR: a CPU without it runs BSR (1 -> 0, not 31) */
-  unsigned r, one = 1;
-  __asm__("rep bsr %1, %0" : "=r"(r) : "r"(one) : "cc");
-  return r == 31 ? 0 : 1;
-}
-'''
+CPUID_READER = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'cpuid_flags.c')
+
+
+def cpuid_flags(cc='cc'):
+    """The flags the test's own CPUID reader finds on this machine
+    (test/cpuid_flags.h, written from the SDM, not from cpudispatch's
+    tables), in the kernel's spelling; None where it cannot be built or run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = os.path.join(tmp, 'cpuid_flags')
+        if subprocess.run([cc, CPUID_READER, '-o', exe], capture_output=True).returncode != 0:
+            return None
+        p = subprocess.run([exe], capture_output=True, text=True)
+    return set(p.stdout.split()) if p.returncode == 0 else None
 
 
 def host_flags(cc='cc', quiet=False):
-    """This x86 machine's features. Some kernels and sandboxes list neither
-    "abm" nor "lzcnt" although the CPU has LZCNT (this one's CPUID does):
-    then the instruction itself is asked."""
+    """This x86 machine's features: what the kernel lists in /proc/cpuinfo
+    and what the CPUID reader finds. A kernel lists only the flags it knows
+    (Linux 6.18 prints no AVX10 flag; some guests' kernels list no "abm"
+    though the CPU runs LZCNT), so a flag it leaves out is taken from CPUID
+    rather than read as missing."""
     flags = set()
     with open('/proc/cpuinfo') as fh:
         for line in fh:
             if line.startswith('flags'):
                 flags = set(line.split(':', 1)[1].split())
                 break
-    if flags and not flags & {'abm', 'lzcnt'}:
-        with tempfile.TemporaryDirectory() as tmp:
-            src, exe = os.path.join(tmp, 'lzcnt.c'), os.path.join(tmp, 'lzcnt')
-            with open(src, 'w') as fh:
-                fh.write(LZCNT_PROBE)
-            ok = (subprocess.run([cc, src, '-o', exe], capture_output=True).returncode == 0
-                  and subprocess.run([exe]).returncode == 0)
-        if ok:
-            if not quiet:
-                print('  /proc/cpuinfo lists no "abm" but the CPU runs LZCNT: counted as abm')
-            flags.add('abm')
-    return flags
+    found = cpuid_flags(cc)
+    if found is None:
+        if not quiet:
+            print('  the CPUID reader could not be built or run: the kernel\'s flags alone')
+        return flags
+    if found - flags and not quiet:
+        print('  the kernel lists no %s; the CPUID reader finds them' % ' '.join(sorted(found - flags)))
+    return flags | found

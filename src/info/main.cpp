@@ -10,9 +10,11 @@
 #include <initializer_list>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cpu_dump.h"
 #include "cpudispatch/cpudispatch.h"
+#include "detect.h"  // the runtime's own: what start-up reads, and its CPUID count
 #include "kernels.h"
 
 namespace {
@@ -138,7 +140,31 @@ std::string json_escape(const std::string &s) {
 struct source {
   std::string dump;
   std::string refusal;
+  cpud_cpu_report report{};  // the dump's CPU (its leaves live in `leaves`)
+  std::vector<cpud_cpuid_leaf> leaves;
 };
+
+// x86: the CPUID instructions start-up executes. This process's, or, for a
+// described CPU, what a program of this build would execute there with a
+// C library that keeps a copy of leaves 1, 7.0, 7.1 and 0x80000001 (glibc
+// >= 2.33) and with one that keeps none. -1 off x86.
+struct startup_cost {
+  long executed = -1, glibc_copy = -1, no_copy = -1;
+};
+startup_cost startup_cpuids(const source &src) {
+  startup_cost c;
+  if (std::strcmp(CPUD_ARCH, "x86_64") != 0) return c;
+  if (src.dump.empty()) {
+    c.executed = cpud::internal::startup_cpuid_count();
+    return c;
+  }
+  unsigned with = 0, without = 0;
+  cpud::internal::detect_raw_from(src.report, cpud::internal::startup_wanted(), true, &with);
+  cpud::internal::detect_raw_from(src.report, cpud::internal::startup_wanted(), false, &without);
+  c.glibc_copy = with;
+  c.no_copy = without;
+  return c;
+}
 
 void print_json(const source &src) {
   const cpud::feature_set usable = cpud_usable_mask(), base = cpud_baseline_mask();
@@ -152,13 +178,21 @@ void print_json(const source &src) {
   else
     std::printf("\"startup\": \"%s\", ", json_escape(src.refusal).c_str());
   std::printf("\"vector_bytes\": %d, ", cpud_vector_bytes());
+  const startup_cost cost = startup_cpuids(src);
+  if (cost.executed >= 0)
+    std::printf("\"startup_cpuid\": {\"executed\": %ld}, ", cost.executed);
+  else if (cost.glibc_copy >= 0)
+    std::printf("\"startup_cpuid\": {\"glibc_copy\": %ld, \"no_copy\": %ld}, ", cost.glibc_copy, cost.no_copy);
+  else
+    std::printf("\"startup_cpuid\": null, ");
   json_names("baseline", base, false);
   std::printf(", ");
   json_names("dispatch", dispatch_mask(), true);
   std::printf(", ");
   json_names("detected", cpud_detected_mask(), false);
   std::printf(", ");
-  json_names("masked", cpud::feature_set(cpud_detected_mask()) & ~usable, false);
+  // Masked: the CPU has it, the build could use it, the program may not.
+  json_names("masked", cpud::feature_set(cpud_detected_mask()) & ~usable & cpud::internal::startup_wanted(), false);
   std::printf(", \"features\": {");
   for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
     std::printf("%s\"%s\": %s", id > 1 ? ", " : "", cpud_feature_name(id), in(usable, id) ? "true" : "false");
@@ -183,6 +217,11 @@ void print_table(const source &src) {
   if (!src.dump.empty()) std::printf("cpu: as described by %s (not this machine)\n", src.dump.c_str());
   if (!src.refusal.empty()) std::printf("start-up check: would refuse to run: %s\n", src.refusal.c_str());
   if (cpud_vector_bytes()) std::printf("scalable vector length: %d bytes\n", cpud_vector_bytes());
+  const startup_cost cost = startup_cpuids(src);
+  if (cost.executed >= 0) std::printf("start-up executed %ld CPUID instructions\n", cost.executed);
+  if (cost.glibc_copy >= 0)
+    std::printf("start-up would execute %ld CPUID instructions there (%ld without a C library copy of leaves)\n",
+                cost.glibc_copy, cost.no_copy);
   std::printf("baseline: %s\n", CPUD_BASELINE_NAMES[0] ? CPUD_BASELINE_NAMES : "(none)");
   std::printf("dispatch: %s\n", CPUD_DISPATCH_NAMES[0] ? CPUD_DISPATCH_NAMES : "(none)");
   for (const char *v : {CPUD_ENV_PREFIX "_DISABLE_CPU_FEATURES", CPUD_ENV_PREFIX "_ENABLE_CPU_FEATURES"}) {
@@ -193,7 +232,9 @@ void print_table(const source &src) {
   for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
     const char *build = in(base, id) ? "baseline" : in(disp, id) ? "dispatch" : "-";
     const char *cpu = in(det, id) ? "yes" : "no";
-    const char *use = in(usable, id) ? "yes" : in(det, id) ? "masked" : "no";
+    // "-": the CPU has it, but nothing of this build uses it (start-up
+    // does not ask for it; cpud_have() says 0).
+    const char *use = in(usable, id) ? "yes" : !in(det, id) ? "no" : in(cpud::internal::startup_wanted(), id) ? "masked" : "-";
     std::printf("%-18s %-9s %-9s %-9s\n", cpud_feature_name(id), build, cpu, use);
   }
   std::printf("\n%-20s %-12s %s\n", "function", "selected", "compiled (highest interest first)");
@@ -225,6 +266,9 @@ bool assume_dump(const char *path, source &src) {
   }
   cpud_assume_cpu(&dump.report);
   src.dump = path;
+  src.leaves = dump.leaves;
+  src.report = dump.report;
+  src.report.leaves = src.leaves.data();
   char msg[1536];
   if (cpud_check_baseline(msg, sizeof msg)) src.refusal = msg;
   return true;

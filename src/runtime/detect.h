@@ -24,12 +24,23 @@ namespace cpud::internal {
 
 using cpud::feature_set;  // within the runtime's own code
 
-// Bit per feature id whose own detection bit is set (CPU + OS state);
-// group rows are set unconditionally, the closure check decides them.
-// detect_raw() asks this CPU; detect_raw_from() reads a described one
-// through the same code (the fake-CPU seam of cpud_detect_cpu).
-CPUD_HIDDEN cpud_mask detect_raw();
-CPUD_HIDDEN cpud_mask detect_raw_from(const cpud_cpu_report &cpu);
+// Bit per feature id of `want` whose own detection bit is set (CPU + OS
+// state); group rows of `want` are set unconditionally, the closure check
+// decides them. Rows outside `want` are not read (no leaf, no syscall) and
+// stay clear. detect_raw() asks this CPU; detect_raw_from() reads a
+// described one through the same code (the fake-CPU seam of
+// cpud_detect_cpu). On x86 a described CPU can also model glibc's copy of
+// its leaves (libc_copy) and count the CPUID instructions this CPU's
+// reading would execute (*cpuids): start-up's cost on recorded CPUs.
+CPUD_HIDDEN cpud_mask detect_raw(const cpud_mask &want);
+CPUD_HIDDEN cpud_mask detect_raw_from(const cpud_cpu_report &cpu, const cpud_mask &want, bool libc_copy = false,
+                                      unsigned *cpuids = nullptr);
+
+// What start-up detects: the baseline and every dispatch target of the
+// build, with what they imply. The rest waits for cpud_detected_mask().
+CPUD_HIDDEN cpud_mask startup_wanted();
+// Every feature's bit.
+CPUD_HIDDEN cpud_mask every_feature();
 
 // The feature whose vectors cpud_vector_bytes measures (SVE, RVV; 0: the
 // arch has none), and this thread's length of them in bytes: asked only
@@ -39,10 +50,12 @@ CPUD_HIDDEN int live_vector_bytes();
 
 // x86 only: the same, choosing whether the C library's copy of the CPUID
 // leaves may be used (tests compare both ways).
-CPUD_HIDDEN cpud_mask detect_raw_with(bool use_libc_cache);
+CPUD_HIDDEN cpud_mask detect_raw_with(bool use_libc_cache, const cpud_mask &want);
 
-// Number of CPUID instructions executed so far (x86; 0 elsewhere).
+// Number of CPUID instructions executed so far (x86; 0 elsewhere), and
+// how many of them the process's start-up executed.
 CPUD_HIDDEN unsigned cpuid_count();
+CPUD_HIDDEN unsigned startup_cpuid_count();
 
 // features.cpp: every feature id `id` implies (transitively); what a group
 // adds to its base (empty for a feature); the usable subset of a raw set
@@ -57,7 +70,10 @@ CPUD_HIDDEN cpud_mask dispatched_mask();
 // the detected features and the usable set the env masks left (true for
 // the first caller among racing initialisers, which prints the env
 // warnings); replaces both (cpud_assume_cpu); reads the detected set.
-CPUD_HIDDEN bool publish_initial(const cpud_mask &detected, const cpud_mask &usable);
+// publish_initial's `detected` covers startup_wanted() only (or every
+// feature, when an ENABLE variable needed them all): detected_features()
+// completes it on first use.
+CPUD_HIDDEN bool publish_initial(const cpud_mask &detected, const cpud_mask &usable, bool complete);
 CPUD_HIDDEN void replace_detected(const cpud_mask &detected, const cpud_mask &usable);
 CPUD_HIDDEN cpud_mask detected_features();
 

@@ -72,16 +72,20 @@ feature_set detect_words(const cpud_cpu_report &r) {
   return raw;
 }
 
-// Whether a row asks for a vector length (aarch64's SVE_256).
-constexpr bool k_length_rows = false
-#define CPUD__ROW(NAME, INTEREST, KIND, LEAF, SUB, REG, BIT, XCR0, ARG) || KIND == CPUD_DETECT_VECTOR_BYTES
-    CPUD_FEATURES(CPUD__ROW)
+// The rows that ask for a vector length.
+constexpr feature_set make_length_mask() {
+  feature_set m;
+#define CPUD__ROW(NAME, INTEREST, KIND, LEAF, SUB, REG, BIT, XCR0, ARG) \
+  if (KIND == CPUD_DETECT_VECTOR_BYTES) m |= CPUD_BIT(NAME);
+  CPUD_FEATURES(CPUD__ROW)
 #undef CPUD__ROW
-    ;
+  return m;
+}
+constexpr feature_set k_length_mask = make_length_mask();
 
 }  // namespace
 
-cpud_mask detect_raw() {
+cpud_mask detect_raw(const cpud_mask &want) {
   unsigned long hw[2] = {getauxval(AT_HWCAP), getauxval(AT_HWCAP2)};
   if (hw[0] == 0 && hw[1] == 0) read_proc_auxv(hw);
   cpud_cpu_report r{};
@@ -90,18 +94,20 @@ cpud_mask detect_raw() {
 #if defined(__riscv)
   r.has_hwprobe = hwprobe_ima_ext_0(r.hwprobe_ima_ext_0);
 #endif
-  feature_set raw = detect_words(r);
-  // The length is asked only where a row needs it and the vectors exist
-  // (one prctl at start-up): this thread's length, which threads it
-  // creates inherit; a later PR_SVE_SET_VL is the caller's to avoid.
-  if (k_length_rows && vector_feature() && raw.has(vector_feature())) {
+  feature_set raw = detect_words(r) & feature_set(want);
+  // The length is asked only where a wanted row needs it and the vectors
+  // exist (one prctl): this thread's length, which threads it creates
+  // inherit; a later PR_SVE_SET_VL is the caller's to avoid.
+  if (vector_feature() && raw.has(vector_feature()) && !(feature_set(want) & k_length_mask).empty()) {
     r.vector_bytes = live_vector_bytes();
-    raw = detect_words(r);
+    raw = detect_words(r) & feature_set(want);
   }
   return raw;
 }
 
-cpud_mask detect_raw_from(const cpud_cpu_report &cpu) { return detect_words(cpu); }
+cpud_mask detect_raw_from(const cpud_cpu_report &cpu, const cpud_mask &want, bool, unsigned *) {
+  return detect_words(cpu) & feature_set(want);
+}
 
 int vector_feature() {
 #if defined(__aarch64__)

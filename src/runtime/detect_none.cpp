@@ -4,16 +4,16 @@
 
 namespace cpud::internal {
 
-cpud_mask detect_raw() {
+cpud_mask detect_raw(const cpud_mask &want) {
   feature_set raw;
 #define CPUD__ROW(NAME, INTEREST, KIND, ...) \
   if (KIND == CPUD_DETECT_GROUP) raw |= CPUD_BIT(NAME);
   CPUD_FEATURES(CPUD__ROW)
 #undef CPUD__ROW
-  return raw;
+  return raw & feature_set(want);
 }
 
-cpud_mask detect_raw_from(const cpud_cpu_report &) { return detect_raw(); }
+cpud_mask detect_raw_from(const cpud_cpu_report &, const cpud_mask &want, bool, unsigned *) { return detect_raw(want); }
 
 int vector_feature() { return 0; }
 int live_vector_bytes() { return 0; }

@@ -1,11 +1,16 @@
 // x86 detection: CPUID bits plus XGETBV for the register state the OS saves.
 //
 // CPUID is slow where it matters most: on a virtual machine every execution
-// is a VM exit (about 6 us each on the machine this was written on). glibc
-// >= 2.33 has already run CPUID for the leaves we need while loading the
-// program and exports the raw registers (sys/platform/x86.h), so on glibc the
-// common case executes no CPUID at all. Other leaves, or other C libraries,
-// run CPUID once per (leaf, subleaf) the table uses.
+// is a VM exit (about 6 us each on a KVM guest measured for issue 25). glibc
+// >= 2.33 has already run CPUID for leaves 1, 7.0, 7.1 and 0x80000001 while
+// loading the program and exports the raw registers (sys/platform/x86.h).
+// Start-up reads only the rows of the features this program can use (its
+// baseline and dispatch targets, with what they imply): every such row's
+// leaf is in glibc's copy, so on glibc start-up executes no CPUID. Other
+// leaves (0x24, AVX10's version: only AVX10_2 needs it), or other C
+// libraries, run CPUID once per (leaf, subleaf) a wanted row uses, plus the
+// maximum leaf of its range. The kernel's AMX permission is asked only when
+// an AMX row is wanted. Introspection (cpud_detected_mask) reads the rest.
 //
 // One reader serves this CPU and a described one (cpud_detect_cpu): it is a
 // template over where registers come from, so the rules below (maximum
@@ -34,13 +39,6 @@ struct cpud_glibc_cpuid_leaf {
 };
 const cpud_glibc_cpuid_leaf *__x86_get_cpuid_feature_leaf(unsigned int index);
 }
-enum : int {
-  CPUID_INDEX_1 = 0,
-  CPUID_INDEX_7 = 1,
-  CPUID_INDEX_80000001 = 2,
-  CPUID_INDEX_D_ECX_1 = 3,
-  CPUID_INDEX_7_ECX_1 = 6,
-};
 #endif
 
 namespace cpud::internal {
@@ -56,6 +54,18 @@ struct regs {
 constexpr std::uint64_t k_xtile = (1u << 17) | (1u << 18);  // XTILECFG, XTILEDATA
 
 // This CPU: the C library's copy of a leaf when it has one, else CPUID.
+// The leaves glibc >= 2.33 keeps a copy of, of those the table uses (its
+// index in __x86_get_cpuid_feature_leaf), or -1. Described CPUs model the
+// same copy (cpud::internal::detect_raw_from's libc_copy).
+int glibc_copy_index(unsigned l, unsigned s) {
+  if (l == 1 && s == 0) return 0;            // CPUID_INDEX_1
+  if (l == 7 && s == 0) return 1;            // CPUID_INDEX_7
+  if (l == 0x80000001u && s == 0) return 2;  // CPUID_INDEX_80000001
+  if (l == 0xdu && s == 1) return 3;         // CPUID_INDEX_D_ECX_1
+  if (l == 7 && s == 1) return 6;            // CPUID_INDEX_7_ECX_1
+  return -1;
+}
+
 struct live_cpu {
 #ifdef CPUD_LIBC_CPUID_CACHE
   bool use_libc;
@@ -63,12 +73,7 @@ struct live_cpu {
 
   bool cached(unsigned l, unsigned s, regs &out) const {
 #ifdef CPUD_LIBC_CPUID_CACHE
-    int index = -1;
-    if (l == 1 && s == 0) index = CPUID_INDEX_1;
-    if (l == 7 && s == 0) index = CPUID_INDEX_7;
-    if (l == 7 && s == 1) index = CPUID_INDEX_7_ECX_1;
-    if (l == 0x80000001u && s == 0) index = CPUID_INDEX_80000001;
-    if (l == 0xdu && s == 1) index = CPUID_INDEX_D_ECX_1;
+    const int index = glibc_copy_index(l, s);
     if (!use_libc || index < 0) return false;
     const cpud_glibc_cpuid_leaf *f = __x86_get_cpuid_feature_leaf(static_cast<unsigned>(index));
     if (!f) return false;
@@ -82,11 +87,10 @@ struct live_cpu {
   regs cpuid(unsigned leaf, unsigned subleaf) const {
     regs x{};
     __cpuid_count(leaf, subleaf, x.r[0], x.r[1], x.r[2], x.r[3]);
-    ++g_cpuid_count;
+    __atomic_add_fetch(&g_cpuid_count, 1u, __ATOMIC_RELAXED);  // racing initialisers
     return x;
   }
   // Only called with OSXSAVE set, so XGETBV exists.
-  bool has_xcr0() const { return true; }
   std::uint64_t xcr0() const {
     unsigned lo, hi;
     __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
@@ -106,12 +110,27 @@ struct live_cpu {
   }
 };
 
-// A described CPU: its leaves, zero where the description has none.
+// A described CPU: its leaves, zero where the description has none. With
+// libc_copy it models glibc's copy of its leaves (read without CPUID), and
+// `count` adds up the CPUID instructions the same reading of this CPU
+// would execute: the replay seam for start-up's cost on recorded CPUs.
 struct described_cpu {
   const cpud_cpu_report &rep;
+  bool libc_copy;
+  unsigned *count;
 
-  bool cached(unsigned, unsigned, regs &) const { return false; }
+  bool cached(unsigned l, unsigned s, regs &out) const {
+    if (!libc_copy || glibc_copy_index(l, s) < 0) return false;
+    // glibc copies a leaf only when its range's maximum reaches it.
+    const unsigned max = find(l & 0x80000000u, 0).r[0];
+    out = l <= max ? find(l, s) : regs{};
+    return true;
+  }
   regs cpuid(unsigned leaf, unsigned subleaf) const {
+    if (count) ++*count;
+    return find(leaf, subleaf);
+  }
+  regs find(unsigned leaf, unsigned subleaf) const {
     regs x{};
     for (std::size_t i = 0; i < rep.leaf_count; ++i) {
       const cpud_cpuid_leaf &l = rep.leaves[i];
@@ -122,8 +141,14 @@ struct described_cpu {
     }
     return x;
   }
-  bool has_xcr0() const { return rep.has_xcr0 != 0; }
-  std::uint64_t xcr0() const { return rep.xcr0; }
+  // Without an XCR0 value the OS enabled everything CPUID.(0Dh,0) says the
+  // CPU can save (EDX:EAX). It stands for XGETBV: no CPUID is counted.
+  std::uint64_t xcr0() const {
+    if (rep.has_xcr0) return rep.xcr0;
+    if (find(0, 0).r[0] < 0xd) return 0;  // no leaf 0xD: nothing saved
+    const regs d = find(0xd, 0);
+    return (static_cast<std::uint64_t>(d.r[CPUD_REG_EDX]) << 32) | d.r[CPUD_REG_EAX];
+  }
   bool amx_permitted() const { return !rep.amx_denied; }
 };
 
@@ -134,7 +159,7 @@ struct described_cpu {
 template <class Cpu>
 struct leaf_reader {
   const Cpu &cpu;
-  bool have_max = false;
+  bool have_basic = false, have_ext = false;
   unsigned max_basic = 0, max_ext = 0;
   unsigned n = 0;
   unsigned leaf[8], sub[8];
@@ -142,13 +167,14 @@ struct leaf_reader {
 
   explicit leaf_reader(const Cpu &c) : cpu(c) {}
 
+  // The maximum of the leaf's own range only, read once.
   bool exists(unsigned l) {
-    if (!have_max) {
-      max_basic = cpu.cpuid(0, 0).r[0];
-      max_ext = cpu.cpuid(0x80000000u, 0).r[0];
-      have_max = true;
+    if (l >= 0x80000000u) {
+      if (!have_ext) max_ext = cpu.cpuid(0x80000000u, 0).r[0], have_ext = true;
+      return l <= max_ext;
     }
-    return l >= 0x80000000u ? l <= max_ext : l <= max_basic;
+    if (!have_basic) max_basic = cpu.cpuid(0, 0).r[0], have_basic = true;
+    return l <= max_basic;
   }
 
   regs get(unsigned l, unsigned s) {
@@ -169,26 +195,24 @@ struct leaf_reader {
   }
 };
 
+// The rows of `want` only: a row outside it reads no leaf and stays clear.
 template <class Cpu>
-feature_set detect(const Cpu &cpu) {
+feature_set detect(const Cpu &cpu, const feature_set &want) {
   leaf_reader<Cpu> c(cpu);
+  bool need_xcr0 = false;
+#define CPUD__ROW(NAME, INTEREST, KIND, LEAF, SUB, REG, BIT, XCR0, ARG) \
+  if ((XCR0) && want.has(CPUD_FEATURE_##NAME)) need_xcr0 = true;
+  CPUD_FEATURES(CPUD__ROW)
+#undef CPUD__ROW
   // XCR0 only when the OS has enabled XSAVE (OSXSAVE): else no AVX state
   // at all, and XGETBV itself would fault.
   std::uint64_t xcr0 = 0;
-  if ((c.get(1, 0).r[CPUD_REG_ECX] >> 27) & 1u) {
-    if (cpu.has_xcr0()) {
-      xcr0 = cpu.xcr0();
-    } else {
-      // A described CPU without an XCR0 value: the OS enabled everything
-      // CPUID.(0Dh,0) says the CPU can save (EDX:EAX).
-      regs d = c.get(0xd, 0);
-      xcr0 = (static_cast<std::uint64_t>(d.r[CPUD_REG_EDX]) << 32) | d.r[CPUD_REG_EAX];
-    }
-  }
+  if (need_xcr0 && ((c.get(1, 0).r[CPUD_REG_ECX] >> 27) & 1u)) xcr0 = cpu.xcr0();
   int amx = -1;  // asked once, and only when a row needs tile state
   feature_set raw;
 #define CPUD__ROW(NAME, INTEREST, KIND, LEAF, SUB, REG, BIT, XCR0, ARG)                               \
-  if (KIND == CPUD_DETECT_GROUP) {                                                                  \
+  if (!want.has(CPUD_FEATURE_##NAME)) {                                                             \
+  } else if (KIND == CPUD_DETECT_GROUP) {                                                           \
     raw |= CPUD_BIT(NAME);                                                                          \
   } else if ((KIND == CPUD_DETECT_CPUID || KIND == CPUD_DETECT_CPUID_GE) &&                         \
              (KIND == CPUD_DETECT_CPUID ? ((c.get(LEAF, SUB).r[REG] >> (BIT)) & 1u)                 \
@@ -204,24 +228,26 @@ feature_set detect(const Cpu &cpu) {
 
 }  // namespace
 
-cpud_mask detect_raw_with(bool use_libc_cache) {
+cpud_mask detect_raw_with(bool use_libc_cache, const cpud_mask &want) {
 #ifdef CPUD_LIBC_CPUID_CACHE
-  return detect(live_cpu{use_libc_cache});
+  return detect(live_cpu{use_libc_cache}, want);
 #else
   // No C library copy: nothing reads the flag (and GCC 12 warns of an
   // uninitialised object when a member nothing reads is passed along).
   (void)use_libc_cache;
-  return detect(live_cpu{});
+  return detect(live_cpu{}, want);
 #endif
 }
 
-cpud_mask detect_raw() { return detect_raw_with(true); }
+cpud_mask detect_raw(const cpud_mask &want) { return detect_raw_with(true, want); }
 
-cpud_mask detect_raw_from(const cpud_cpu_report &cpu) { return detect(described_cpu{cpu}); }
+cpud_mask detect_raw_from(const cpud_cpu_report &cpu, const cpud_mask &want, bool libc_copy, unsigned *cpuids) {
+  return detect(described_cpu{cpu, libc_copy, cpuids}, want);
+}
 
 int vector_feature() { return 0; }
 int live_vector_bytes() { return 0; }
 
-unsigned cpuid_count() { return g_cpuid_count; }
+unsigned cpuid_count() { return __atomic_load_n(&g_cpuid_count, __ATOMIC_RELAXED); }
 
 }  // namespace cpud::internal

@@ -105,13 +105,6 @@ bool in_list(const char *list, const char *tok) {
   return std::strstr(list, pad) != nullptr;
 }
 
-// Set: holds at least one name (not only separators).
-const char *names_something(const char *v) {
-  if (v)
-    for (const char *p = v; *p; ++p)
-      if (!is_sep(*p)) return v;
-  return nullptr;
-}
 
 // The outcome, with a last warning line counting those that did not fit.
 env_outcome &with_dropped(env_outcome &out, const char *var, int dropped) {
@@ -123,6 +116,13 @@ env_outcome &with_dropped(env_outcome &out, const char *var, int dropped) {
 }
 
 }  // namespace
+
+const char *names_something(const char *v) {
+  if (v)
+    for (const char *p = v; *p; ++p)
+      if (!is_sep(*p)) return v;
+  return nullptr;
+}
 
 env_outcome apply_env_masks(const env_inputs &in) {
   env_outcome out{};

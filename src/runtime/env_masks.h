@@ -34,6 +34,10 @@ struct env_outcome {
 
 CPUD_HIDDEN env_outcome apply_env_masks(const env_inputs &in);
 
+// A variable's value that is set: it holds at least one name (not only
+// separators); else nullptr, as for an unset variable.
+CPUD_HIDDEN const char *names_something(const char *value);
+
 }  // namespace cpud::internal
 
 #endif

@@ -124,6 +124,20 @@ cpud_mask close_over_implied(const cpud_mask &raw) {
   return out;
 }
 
+cpud_mask every_feature() {
+  feature_set m;
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) m |= feature_set(id);
+  return m;
+}
+
+cpud_mask startup_wanted() {
+  feature_set m = dispatched_mask();
+#define CPUD__B(NAME) m |= CPUD_BIT(NAME) | implied_mask(CPUD_FEATURE_##NAME);
+  CPUD_WITH_BASELINE(CPUD__B)
+#undef CPUD__B
+  return m;
+}
+
 // Every dispatch target of the build and what it implies.
 cpud_mask dispatched_mask() {
   feature_set m;
@@ -197,16 +211,23 @@ void print_warnings(const char *w) {
 }
 
 int g_vector_bytes = -1;  // an assumed CPU's; -1: ask this one
+unsigned g_startup_cpuids = 0;  // CPUID instructions the first initialisation executed
 
 }  // namespace
 
 cpud_mask cpud__init(void) {
   using namespace cpud::internal;
-  const feature_set detected = close_over_implied(detect_raw());
+  // Only what this build can use: its baseline and dispatch targets. An
+  // ENABLE variable may name any feature the CPU has, so with one set every
+  // row is read, and "cannot enable X" is never said of a CPU that has X.
+  const bool every = names_something(std::getenv(CPUD_ENV_PREFIX "_ENABLE_CPU_FEATURES")) != nullptr;
+  const unsigned before = cpuid_count();
+  const feature_set detected = close_over_implied(detect_raw(every ? every_feature() : startup_wanted()));
   env_outcome o = apply_env(detected);
   // Racing initialisers compute the same value; the first to publish it
   // (selection.cpp) prints the warnings.
-  if (!publish_initial(detected, o.usable)) return cpud_usable_mask();
+  if (!publish_initial(detected, o.usable, every)) return cpud_usable_mask();
+  __atomic_store_n(&g_startup_cpuids, cpuid_count() - before, __ATOMIC_RELAXED);
   if (o.warning[0] && !first_to_print(block_hash(o.warning))) return cpud_usable_mask();
   print_warnings(o.warning);
   return cpud_usable_mask();
@@ -236,7 +257,8 @@ int cpud_host_init(char *msg, size_t cap) {
 }
 
 cpud_mask cpud_detect_cpu(const cpud_cpu_report *cpu) {
-  return cpu ? cpud::internal::close_over_implied(cpud::internal::detect_raw_from(*cpu)) : cpud::feature_set();
+  using namespace cpud::internal;
+  return cpu ? close_over_implied(detect_raw_from(*cpu, every_feature())) : cpud::feature_set();
 }
 
 void cpud_assume_cpu(const cpud_cpu_report *cpu) {
@@ -292,3 +314,5 @@ extern "C" void cpud__no_target(const char *function) {
   std::fflush(stderr);
   std::abort();
 }
+
+unsigned cpud::internal::startup_cpuid_count() { return __atomic_load_n(&g_startup_cpuids, __ATOMIC_RELAXED); }

@@ -24,6 +24,7 @@ namespace {
 // orders them; readers never take it.
 int g_lock = 0;
 feature_set g_detected;  // closed: what the CPU (or an assumed one) has
+int g_complete = 0;      // g_detected covers every feature, not only start-up's
 feature_set g_base;      // closed: the env outcome, or cpud_set_usable_mask's set
 feature_set g_disabled;  // cpud_set_disabled_features
 feature_set g_process;   // closed: g_base without the disabled features (and what implies them)
@@ -96,11 +97,12 @@ feature_set process_locked_copy() {
 
 // features.cpp, once the env masks are read: the first caller publishes,
 // later ones (racing initialisers) change nothing. True for the first.
-bool publish_initial(const cpud_mask &detected, const cpud_mask &usable) {
+bool publish_initial(const cpud_mask &detected, const cpud_mask &usable, bool complete) {
   lock();
   const bool first = !g_ready;
   if (first) {
     g_detected = detected;
+    g_complete = complete;
     g_base = usable;
     publish_locked();
     __atomic_store_n(&g_ready, 1, __ATOMIC_RELEASE);
@@ -112,15 +114,26 @@ bool publish_initial(const cpud_mask &detected, const cpud_mask &usable) {
 void replace_detected(const cpud_mask &detected, const cpud_mask &usable) {
   lock();
   g_detected = detected;
+  g_complete = 1;
   g_base = close_over_implied((usable & detected) | cpud_baseline_mask());
   publish_locked();
   unlock();
 }
 
+// Start-up read only the features the build can use; the first question
+// about the others reads every row (outside the lock: CPUID, a syscall).
+// An assumed CPU that replaced the set meanwhile stays.
 cpud_mask detected_features() {
   (void)cpud_usable_mask();
   lock();
-  const feature_set d = g_detected;
+  feature_set d = g_detected;
+  const bool complete = g_complete;
+  unlock();
+  if (complete) return d;
+  const feature_set all = close_over_implied(detect_raw(every_feature()));
+  lock();
+  if (!g_complete) g_detected = all, g_complete = 1;
+  d = g_detected;
   unlock();
   return d;
 }

@@ -89,6 +89,18 @@ def check_record(path):
     want_vl = vl if VECTORS.get(BUILD_ARCH) in expect else 0
     if data['vector_bytes'] != want_vl:
         failures.append('%s: vector_bytes %r, %d expected' % (path, data['vector_bytes'], want_vl))
+    # Start-up's CPUID instructions there (x86), replayed with a model of
+    # glibc's copy of leaves 1, 7.0, 7.1 and 0x80000001 (glibc >= 2.33):
+    # none, since start-up reads only the build's features and their leaves
+    # are all in the copy, except AVX10_2's leaf 0x24 (and leaf 0 for the
+    # maximum). Without a copy: leaves 0, 1, 7.0, 7.1, 0x24, 0x80000000 and
+    # 0x80000001 at most, once each.
+    if BUILD_ARCH == 'x86_64':
+        cost = data['startup_cpuid']
+        bound = 2 if 'AVX10_2' in data['dispatch'] else 0
+        if cost is None or cost['glibc_copy'] > bound or not 2 <= cost['no_copy'] <= 7:
+            failures.append('%s: start-up CPUID %r: with glibc\'s copy at most %d, without it 2 to 7 expected'
+                            % (path, cost, bound))
     usable = set(data['detected']) | set(data['baseline'])
     for fn, f in data['functions'].items():
         # compiled: highest interest first; a target's name is a feature

@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Runs a hello program and checks its "all:" and "highest:" lines against an
-oracle that does not use cpudispatch: the CPU flags in /proc/cpuinfo (or in
-$CPUD_TEST_CPU_FLAGS, for emulated CPUs whose flags /proc does not show)."""
+oracle that does not use cpudispatch: the CPU flags in /proc/cpuinfo with
+the test's own CPUID reader (test/cpu_facts.py), or $CPUD_TEST_CPU_FLAGS,
+for emulated CPUs whose flags /proc does not show."""
 import os
 import shlex
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import cpu_facts  # noqa: E402  (test/cpu_facts.py)
 
 # cpuinfo flags each target of the seed example needs (its implied features).
 NEEDS = {
@@ -18,11 +22,10 @@ def cpu_flags():
     env = os.environ.get('CPUD_TEST_CPU_FLAGS')
     if env:
         return set(env.split())
-    with open('/proc/cpuinfo') as fh:
-        for line in fh:
-            if line.startswith('flags'):
-                return set(line.split(':', 1)[1].split())
-    sys.exit('no flags line in /proc/cpuinfo')
+    flags = cpu_facts.host_flags(quiet=True)
+    if not flags:
+        sys.exit('no flags line in /proc/cpuinfo')
+    return flags
 
 
 def main():

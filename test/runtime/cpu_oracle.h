@@ -1,9 +1,11 @@
-// Test oracle: what the CPU has, from a source independent of cpudispatch:
+// Test oracle: what the CPU has, from sources independent of cpudispatch:
 // the flags the kernel lists in /proc/cpuinfo ("flags" on x86, "Features" on
 // aarch64), or $CPUD_TEST_CPU_FLAGS when set (emulated CPUs under qemu-user,
-// whose /proc/cpuinfo is the host's). The names of each feature in that
-// vocabulary are spelled here, by hand, on purpose: not derived from the
-// feature tables under test.
+// whose /proc/cpuinfo is the host's), and on x86 also the test's own CPUID
+// reader (../cpuid_flags.h, written from the SDM): a kernel lists only the
+// flags it knows, so a flag it does not list is no proof the CPU lacks it.
+// The names of each feature in that vocabulary are spelled here, by hand,
+// on purpose: not derived from the feature tables under test.
 #ifndef CPUD_TEST_CPU_ORACLE_H_
 #define CPUD_TEST_CPU_ORACLE_H_
 
@@ -14,9 +16,12 @@
 #include <string>
 #include <vector>
 
+#include "../cpuid_flags.h"
+
 namespace oracle {
 
-inline std::set<std::string> cpu_flags(bool *found = nullptr) {
+// What the kernel (or CPUD_TEST_CPU_FLAGS) lists, and nothing else.
+inline std::set<std::string> kernel_flags(bool *found = nullptr) {
   std::set<std::string> out;
   std::string line;
   if (const char *env = std::getenv("CPUD_TEST_CPU_FLAGS")) {
@@ -34,16 +39,6 @@ inline std::set<std::string> cpu_flags(bool *found = nullptr) {
       break;
     }
   }
-#if defined(__x86_64__)
-  // Some kernels (seen: 6.18 in a KVM guest) list neither "abm" nor "lzcnt"
-  // although the CPU has LZCNT. Ask the instruction itself: LZCNT is encoded
-  // as REP BSR, so a CPU without it runs BSR, and the two differ on 1 (31 vs 0).
-  if (!out.empty() && !out.count("abm") && !out.count("lzcnt")) {
-    unsigned r, one = 1;
-    __asm__("rep bsr %1, %0" : "=r"(r) : "r"(one) : "cc");
-    if (r == 31) out.insert("abm");
-  }
-#endif
 #if defined(__aarch64__)
   // The SVE vector length has no /proc/cpuinfo flag: the models' lines say
   // "sve_vl=BYTES"; on a real CPU the kernel's default length for new
@@ -54,6 +49,35 @@ inline std::set<std::string> cpu_flags(bool *found = nullptr) {
     if (vl >> bytes) out.insert("sve_vl=" + std::to_string(bytes));
   }
 #endif
+  return out;
+}
+
+// The flags the test's own CPUID reader finds (x86; empty elsewhere).
+// Under qemu-user it reads the emulated model's CPUID.
+inline std::set<std::string> cpuid_flags() {
+  std::set<std::string> out;
+#if defined(__x86_64__)
+  char buf[4096];
+  oracle_live_flags(buf, sizeof buf);
+  std::istringstream in(buf);
+  for (std::string w; in >> w;) out.insert(w);
+#endif
+  return out;
+}
+
+inline std::set<std::string> flags_of(const char *text) {
+  std::set<std::string> out;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) out.insert(w);
+  return out;
+}
+
+// The oracle: a flag is there when the kernel lists it or CPUID shows it.
+// (Some guests' kernels list no "abm" though the CPU runs LZCNT; Linux 6.18
+// prints no AVX10 flag.) *found: whether the kernel's list was read.
+inline std::set<std::string> cpu_flags(bool *found = nullptr) {
+  std::set<std::string> out = kernel_flags(found);
+  for (const std::string &f : cpuid_flags()) out.insert(f);
   return out;
 }
 
@@ -92,9 +116,8 @@ inline const std::vector<row> &x86_rows() {
       {"AVX_NE_CONVERT", "avx_ne_convert avx2 f16c avx"}, {"SHA512", "sha512 avx2 f16c avx"},
       {"SM3", "sm3 avx"}, {"SM4", "sm4 avx2 f16c avx"},
       {"AVX512_VP2INTERSECT", "avx512_vp2intersect avx512f avx2 fma"},
-      // Linux shows no AVX10 version in /proc/cpuinfo: "avx10_1" is no flag
-      // of it, so this row expects AVX10 absent, which holds on the hosts
-      // and models this runs on; a host with AVX10 makes it fail, on purpose.
+      // Linux (6.18) prints no AVX10 flag: "avx10_1" and "avx10_2" are
+      // the CPUID reader's names (../cpuid_flags.h).
       {"AVX10_1", ORACLE_ICL " avx512_bf16 avx512_fp16 avx10_1"},
       {"AVX10_2", ORACLE_ICL " avx512_bf16 avx512_fp16 avx10_1 avx10_2"},
       {"AMX_TILE", "amx_tile"}, {"AMX_INT8", "amx_int8 amx_tile"}, {"AMX_BF16", "amx_bf16 amx_tile"},
