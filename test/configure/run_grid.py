@@ -187,6 +187,20 @@ CASES = {
     'host-mode-has-no-startup-check': dict(
         args=['-Dcpudispatch:startup-check=false', '-Dcpudispatch:cpu-baseline=x86_v3'], build_only=True,
         qemu=[('Nehalem', 'app', {}, -4, r''), ('Haswell', 'app', {}, 0, r'^$')]),
+    # Start-up reads only the build's features (docs/runtime.md): with
+    # dispatch targets SSE41 and AVX2, FMA3 is none of them nor implied, so
+    # under Haswell it is "cpu yes" (introspection reads every row) but not
+    # usable ("-"); an ENABLE variable naming it makes start-up read every
+    # row, so the CPU's FMA3 is enabled with a warning, never refused as
+    # unsupported (status 78), as a reading of the build's rows alone would.
+    'narrow-dispatch-start-up': dict(
+        args=['-Dcpudispatch:cpu-dispatch=sse41 avx2'], build_only=True,
+        qemu=[('Haswell', 'info', {}, 0, r'^$', r'^FMA3 +- +yes +- *$'),
+              ('Haswell', 'info', {'CPUDISPATCH_ENABLE_CPU_FEATURES': 'fma3'}, 0,
+               r'^cpudispatch: warning: CPUDISPATCH_ENABLE_CPU_FEATURES: FMA3 is not a dispatch target of this build',
+               r'^FMA3 +- +yes +yes *$'),
+              ('Nehalem', 'info', {'CPUDISPATCH_ENABLE_CPU_FEATURES': 'fma3'}, 78,
+               r'cannot enable FMA3: this CPU \(or its operating system\) does not support it')]),
     # The environment-variable prefix is a build option.
     'env-prefix': dict(args=['-Dcpudispatch:env-prefix=MYLIB'], build_only=True,
                        qemu=[(None, 'info', {'MYLIB_ENABLE_CPU_FEATURES': 'nosuch'}, 78,
