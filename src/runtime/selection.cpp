@@ -73,8 +73,10 @@ feature_set read_usable() {
 // selecting at this moment sees the new epoch and selects again too.
 void publish_locked() {
   // g_base is closed and the disabled set holds no baseline feature, so the
-  // baseline features g_base has stay.
-  g_process = close_over_implied(g_base & ~g_disabled);
+  // baseline features g_base has stay. Only the build's features are ever
+  // usable, whatever else an ENABLE variable, cpud_set_usable_mask or an
+  // assumed CPU brought in (startup_wanted() is closed over implications).
+  g_process = close_over_implied(g_base & ~g_disabled & feature_set(startup_wanted()));
   __atomic_add_fetch(&g_seq, 1, __ATOMIC_SEQ_CST);
   for (int i = CPUD_MASK_WORDS - 1; i >= 0; --i) {
     // Word 0 last: its licence bit is what the inline fast path reads first.
