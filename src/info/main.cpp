@@ -151,11 +151,22 @@ struct source {
 struct startup_cost {
   long executed = -1, glibc_copy = -1, no_copy = -1;
 };
+unsigned g_startup_cpuids = 0;  // cpuid_count() when main began: every constructor's
+unsigned g_startup_leaves = 0;  // leaves_read() then
+
+// The leaves start-up read, by name, space-separated.
+std::string startup_leaf_names(const char *quote) {
+  std::string out;
+  for (int b = 0; cpud::internal::leaf_name(b); ++b)
+    if ((g_startup_leaves >> b) & 1u)
+      out += std::string(out.empty() ? "" : quote[0] ? ", " : " ") + quote + cpud::internal::leaf_name(b) + quote;
+  return out;
+}
 startup_cost startup_cpuids(const source &src) {
   startup_cost c;
   if (std::strcmp(CPUD_ARCH, "x86_64") != 0) return c;
   if (src.dump.empty()) {
-    c.executed = cpud::internal::startup_cpuid_count();
+    c.executed = g_startup_cpuids;
     return c;
   }
   unsigned with = 0, without = 0;
@@ -180,7 +191,8 @@ void print_json(const source &src) {
   std::printf("\"vector_bytes\": %d, ", cpud_vector_bytes());
   const startup_cost cost = startup_cpuids(src);
   if (cost.executed >= 0)
-    std::printf("\"startup_cpuid\": {\"executed\": %ld}, ", cost.executed);
+    std::printf("\"startup_cpuid\": {\"executed\": %ld, \"libc_copy\": %s, \"leaves\": [%s]}, ", cost.executed,
+                cpud::internal::libc_cpuid_copy() ? "true" : "false", startup_leaf_names("\"").c_str());
   else if (cost.glibc_copy >= 0)
     std::printf("\"startup_cpuid\": {\"glibc_copy\": %ld, \"no_copy\": %ld}, ", cost.glibc_copy, cost.no_copy);
   else
@@ -218,7 +230,9 @@ void print_table(const source &src) {
   if (!src.refusal.empty()) std::printf("start-up check: would refuse to run: %s\n", src.refusal.c_str());
   if (cpud_vector_bytes()) std::printf("scalable vector length: %d bytes\n", cpud_vector_bytes());
   const startup_cost cost = startup_cpuids(src);
-  if (cost.executed >= 0) std::printf("start-up executed %ld CPUID instructions\n", cost.executed);
+  if (cost.executed >= 0)
+    std::printf("start-up executed %ld CPUID instructions (leaves read: %s)\n", cost.executed,
+                startup_leaf_names("").c_str());
   if (cost.glibc_copy >= 0)
     std::printf("start-up would execute %ld CPUID instructions there (%ld without a C library copy of leaves)\n",
                 cost.glibc_copy, cost.no_copy);
@@ -275,6 +289,8 @@ bool assume_dump(const char *path, source &src) {
 }
 
 int main(int argc, char **argv) {
+  g_startup_cpuids = cpud::internal::cpuid_count();
+  g_startup_leaves = cpud::internal::leaves_read();
   bool json = false;
   const char *dump = nullptr;
   for (int i = 1; i < argc; ++i) {

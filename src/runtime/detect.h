@@ -53,9 +53,15 @@ CPUD_HIDDEN int live_vector_bytes();
 CPUD_HIDDEN cpud_mask detect_raw_with(bool use_libc_cache, const cpud_mask &want);
 
 // Number of CPUID instructions executed so far (x86; 0 elsewhere), and
-// how many of them the process's start-up executed.
+// whether the C library's copy of leaves 1, 7.0, 7.1, 0x80000001 is read
+// instead (glibc >= 2.33).
 CPUD_HIDDEN unsigned cpuid_count();
-CPUD_HIDDEN unsigned startup_cpuid_count();
+CPUD_HIDDEN bool libc_cpuid_copy();
+// x86: the CPUID leaves this CPU's detection has read so far (from the
+// copy or the instruction), one bit per leaf; leaf_name(bit) names it
+// ("7.1", "0x80000001"), nullptr past the last. 0 / nullptr elsewhere.
+CPUD_HIDDEN unsigned leaves_read();
+CPUD_HIDDEN const char *leaf_name(int bit);
 
 // features.cpp: every feature id `id` implies (transitively); what a group
 // adds to its base (empty for a feature); the usable subset of a raw set
@@ -76,6 +82,9 @@ CPUD_HIDDEN cpud_mask dispatched_mask();
 CPUD_HIDDEN bool publish_initial(const cpud_mask &detected, const cpud_mask &usable, bool complete);
 CPUD_HIDDEN void replace_detected(const cpud_mask &detected, const cpud_mask &usable);
 CPUD_HIDDEN cpud_mask detected_features();
+// The detected set as start-up left it: it covers the build's features
+// (startup_wanted()), so the baseline check reads no other row.
+CPUD_HIDDEN cpud_mask startup_detected();
 
 }  // namespace cpud::internal
 

@@ -139,5 +139,8 @@ int live_vector_bytes() {
 }
 
 unsigned cpuid_count() { return 0; }
+bool libc_cpuid_copy() { return false; }
+unsigned leaves_read() { return 0; }
+const char *leaf_name(int) { return nullptr; }
 
 }  // namespace cpud::internal

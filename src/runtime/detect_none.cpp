@@ -19,5 +19,8 @@ int vector_feature() { return 0; }
 int live_vector_bytes() { return 0; }
 
 unsigned cpuid_count() { return 0; }
+bool libc_cpuid_copy() { return false; }
+unsigned leaves_read() { return 0; }
+const char *leaf_name(int) { return nullptr; }
 
 }  // namespace cpud::internal

@@ -45,6 +45,22 @@ namespace cpud::internal {
 namespace {
 
 unsigned g_cpuid_count = 0;
+unsigned g_leaves_read = 0;  // bit i: k_leaves[i] was read (this CPU only)
+
+// The leaves the table's rows name, for leaves_read(); others share the last bit.
+struct leaf_id {
+  unsigned leaf, sub;
+  const char *name;
+};
+constexpr leaf_id k_leaves[] = {{1, 0, "1"},        {7, 0, "7.0"},          {7, 1, "7.1"},
+                                {0xd, 0, "0xd.0"},  {0x24, 0, "0x24"},      {0x80000001u, 0, "0x80000001"},
+                                {0, 0, "other"}};
+constexpr int k_leaf_count = sizeof k_leaves / sizeof k_leaves[0];
+unsigned leaf_bit(unsigned l, unsigned s) {
+  int i = 0;
+  while (i < k_leaf_count - 1 && !(k_leaves[i].leaf == l && k_leaves[i].sub == s)) ++i;
+  return 1u << i;
+}
 
 struct regs {
   unsigned r[4];
@@ -72,6 +88,7 @@ struct live_cpu {
 #endif
 
   bool cached(unsigned l, unsigned s, regs &out) const {
+    __atomic_or_fetch(&g_leaves_read, leaf_bit(l, s), __ATOMIC_RELAXED);  // every leaf get() reads passes here
 #ifdef CPUD_LIBC_CPUID_CACHE
     const int index = glibc_copy_index(l, s);
     if (!use_libc || index < 0) return false;
@@ -249,5 +266,16 @@ int vector_feature() { return 0; }
 int live_vector_bytes() { return 0; }
 
 unsigned cpuid_count() { return __atomic_load_n(&g_cpuid_count, __ATOMIC_RELAXED); }
+
+unsigned leaves_read() { return __atomic_load_n(&g_leaves_read, __ATOMIC_RELAXED); }
+const char *leaf_name(int bit) { return bit >= 0 && bit < k_leaf_count ? k_leaves[bit].name : nullptr; }
+
+bool libc_cpuid_copy() {
+#ifdef CPUD_LIBC_CPUID_CACHE
+  return true;
+#else
+  return false;
+#endif
+}
 
 }  // namespace cpud::internal

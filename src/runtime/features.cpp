@@ -211,7 +211,6 @@ void print_warnings(const char *w) {
 }
 
 int g_vector_bytes = -1;  // an assumed CPU's; -1: ask this one
-unsigned g_startup_cpuids = 0;  // CPUID instructions the first initialisation executed
 
 }  // namespace
 
@@ -221,13 +220,11 @@ cpud_mask cpud__init(void) {
   // ENABLE variable may name any feature the CPU has, so with one set every
   // row is read, and "cannot enable X" is never said of a CPU that has X.
   const bool every = names_something(std::getenv(CPUD_ENV_PREFIX "_ENABLE_CPU_FEATURES")) != nullptr;
-  const unsigned before = cpuid_count();
   const feature_set detected = close_over_implied(detect_raw(every ? every_feature() : startup_wanted()));
   env_outcome o = apply_env(detected);
   // Racing initialisers compute the same value; the first to publish it
   // (selection.cpp) prints the warnings.
   if (!publish_initial(detected, o.usable, every)) return cpud_usable_mask();
-  __atomic_store_n(&g_startup_cpuids, cpuid_count() - before, __ATOMIC_RELAXED);
   if (o.warning[0] && !first_to_print(block_hash(o.warning))) return cpud_usable_mask();
   print_warnings(o.warning);
   return cpud_usable_mask();
@@ -314,5 +311,3 @@ extern "C" void cpud__no_target(const char *function) {
   std::fflush(stderr);
   std::abort();
 }
-
-unsigned cpud::internal::startup_cpuid_count() { return __atomic_load_n(&g_startup_cpuids, __ATOMIC_RELAXED); }

@@ -122,6 +122,14 @@ void replace_detected(const cpud_mask &detected, const cpud_mask &usable) {
   unlock();
 }
 
+cpud_mask startup_detected() {
+  (void)cpud_usable_mask();
+  lock();
+  const feature_set d = g_detected;
+  unlock();
+  return d;
+}
+
 // Start-up read only the features the build can use; the first question
 // about the others reads every row (outside the lock: CPUID, a syscall).
 // An assumed CPU that replaced the set meanwhile stays.

@@ -142,9 +142,17 @@ def check_foreign(path, arch):
 VECTORS = {'aarch64': 'SVE', 'riscv64': 'RVV'}
 live = subprocess.run(WRAPPER + [INFO, '--json'], capture_output=True, text=True, check=True)
 BUILD_ARCH = json.loads(live.stdout)['arch']
+LIVE = json.loads(live.stdout)
+# This CPU's start-up (x86): every constructor before main. With the C
+# library's copy, the same bound as the records' (this CPU's bits: the
+# replay of a recorded CPU cannot know them); without one, 7 leaves.
+if BUILD_ARCH == 'x86_64':
+    cost = LIVE['startup_cpuid']
+    bound = (2 if 'AVX10_2' in LIVE['dispatch'] else 0) if cost and cost['libc_copy'] else 7
+    if cost is None or cost['executed'] > bound:
+        failures.append('this CPU: start-up executed %r CPUID, at most %d expected' % (cost, bound))
 # This CPU (or qemu model): a length exactly when the vectors are usable,
 # a whole number of 128-bit granules up to the architectures' 2048 bits.
-LIVE = json.loads(live.stdout)
 vb = LIVE['vector_bytes']
 if VECTORS.get(BUILD_ARCH) and LIVE['features'].get(VECTORS[BUILD_ARCH]):
     if not (vb >= 16 and vb % 16 == 0 and vb <= 256):
