@@ -11,6 +11,38 @@
 
 CPUD_DISPATCH(int, cpud_bench_add, (int, int));
 
+// BM_cpudispatch_stub_variant: CPUD_DISPATCH's object, but its call is a
+// direct call to one out-of-line stub per function that tail-calls through
+// the cached pointer. The stub is noinline and, for GCC, noipa: called from
+// many TUs with varying arguments, as in a library, it gets no clone with the
+// benchmark's constant argument folded in.
+#if defined(__clang__)
+#define CPUD_BENCH_STUB_ATTR __attribute__((noinline))
+#else
+#define CPUD_BENCH_STUB_ATTR __attribute__((noinline, noipa))
+#endif
+template <class Tag, class Sig>
+class stub_dispatcher;
+template <class Tag, class R, class... A>
+class __attribute__((visibility("hidden"))) stub_dispatcher<Tag, R(A...)> {
+ public:
+  using fn_type = R (*)(A...);
+  R operator()(A... a) const { return stub(a...); }
+
+ private:
+  CPUD_BENCH_STUB_ATTR static R stub(A... a) { return slot_.load(std::memory_order_relaxed)(a...); }
+  static R first_call(A... a) {
+    fn_type f = Tag::select();
+    slot_.store(f, std::memory_order_relaxed);
+    return f(a...);
+  }
+  static inline std::atomic<fn_type> slot_{&first_call};
+};
+struct __attribute__((visibility("hidden"))) cpud_bench_add_stub_tag {
+  static int (*select())(int, int) { return cpud_bench_add.get(); }
+};
+inline constexpr stub_dispatcher<cpud_bench_add_stub_tag, int(int, int)> cpud_bench_add_stub{};
+
 
 extern "C" {
 int bench_add_direct(int, int);
@@ -38,6 +70,48 @@ CALL_LOOP(BM_cpudispatch_dispatched, cpud_bench_add(acc, 1));
 CALL_LOOP(BM_check_chain_per_call, CPUD_DISPATCH_CALL(cpud_bench_add, (acc, 1)));
 #if !defined(NO_CLONES)
 CALL_LOOP(BM_gcc_target_clones_ifunc, bench_add_clones(acc, 1));
+#endif
+// What a library could do instead of CPUD_DISPATCH's inline load + indirect
+// call: a direct call to a per-function stub that tail-calls through the
+// slot (one `jmp *slot(%rip)`, the PLT's shape, without the dynamic loader).
+CALL_LOOP(BM_cpudispatch_stub_variant, cpud_bench_add_stub(acc, 1));
+
+#if defined(CPUD_BENCH_SEQ) && defined(__x86_64__)
+// The same trivial kernel (bench_add_direct) called through a pointer in
+// memory by three exact machine sequences (bench/call_sequences.cpp holds the
+// slot and the stub). Each asm is one call under the SysV ABI: acc in edi, 1
+// in esi, the result in eax; everything caller-saved is clobbered. This file
+// is compiled with -mno-red-zone (bench/meson.build), so the call's return
+// address cannot overwrite locals below rsp; rsp must be 16-byte aligned at
+// the call, which is checked once per run (the loop body does not move rsp).
+#if defined(__AVX512F__)
+#define SEQ_CLOBBERS_AVX512                                                                    \
+  , "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", \
+      "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "k1", "k2", "k3", "k4", "k5", "k6", "k7"
+#else
+#define SEQ_CLOBBERS_AVX512
+#endif
+#define SEQ_CLOBBERS                                                                                  \
+  "rcx", "rdx", "r8", "r9", "r10", "r11", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", \
+      "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory", "cc" SEQ_CLOBBERS_AVX512
+
+#define SEQ_LOOP(NAME, SEQ)                                                           \
+  void NAME(benchmark::State &state) {                                                \
+    unsigned long sp;                                                                 \
+    __asm__ volatile("mov %%rsp, %0" : "=r"(sp));                                     \
+    if (sp % 16 != 0) state.SkipWithError("rsp is not 16-byte aligned in the loop");  \
+    int acc = 0;                                                                      \
+    for (auto _ : state) {                                                            \
+      int a = acc, b = 1;                                                             \
+      __asm__ volatile(SEQ : "=&a"(acc), "+D"(a), "+S"(b) : : SEQ_CLOBBERS);          \
+      benchmark::DoNotOptimize(acc);                                                  \
+    }                                                                                 \
+  }                                                                                   \
+  BENCHMARK(NAME)
+
+SEQ_LOOP(BM_seq_load_then_call_reg, "mov cpud_bench_seq_slot(%%rip), %%rax\n\tcall *%%rax");
+SEQ_LOOP(BM_seq_call_mem_indirect, "call *cpud_bench_seq_slot(%%rip)");
+SEQ_LOOP(BM_seq_direct_call_to_jmp_stub, "call cpud_bench_seq_jmp_stub");
 #endif
 CALL_LOOP(BM_shared_direct, shared_add_direct(acc, 1));
 CALL_LOOP(BM_shared_dispatched, shared_add_dispatched(acc, 1));

@@ -1,7 +1,8 @@
 // Counts the CPUID instructions each detector executes, exactly: Linux's
 // CPUID faulting (arch_prctl ARCH_SET_CPUID) makes every CPUID trap; the
 // handler counts it, runs it with faulting briefly off, and resumes.
-// Prints one line per detector. Exit 77 where the CPU/kernel cannot fault.
+// Prints one line per detector and exits 0 (the counts are figures, not a
+// check). Exit 77 where the CPU/kernel cannot fault.
 #include <asm/prctl.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -98,14 +99,22 @@ int main() {
   }
   set_cpuid(1);
   volatile std::uint64_t sink = 0;
-  unsigned ours = count([&] { sink = fold(cpud::internal::detect_raw()); });
-  unsigned ours_no_libc = count([&] { sink = fold(cpud::internal::detect_raw_with(false)); });
+  using cpud::internal::every_feature;
+  using cpud::internal::startup_wanted;
+  // Start-up reads the rows of the build's features; introspection
+  // (cpud_detected_mask) reads every row once.
+  unsigned ours = count([&] { sink = fold(cpud::internal::detect_raw(startup_wanted())); });
+  unsigned ours_no_libc = count([&] { sink = fold(cpud::internal::detect_raw_with(false, startup_wanted())); });
+  unsigned ours_every = count([&] { sink = fold(cpud::internal::detect_raw(every_feature())); });
   unsigned cf = count([&] { sink = static_cast<std::uint64_t>(cpu_features_avx2()); });
   unsigned gcc = count([&] { sink = static_cast<std::uint64_t>(libgcc_avx2()); });
   (void)sink;
   std::printf("cpuid_per_init cpudispatch %u\n", ours);
   std::printf("cpuid_per_init cpudispatch_without_glibc_copy %u\n", ours_no_libc);
+  std::printf("cpuid_per_init cpudispatch_every_row %u\n", ours_every);
   std::printf("cpuid_per_init cpu_features_GetX86Info %u\n", cf);
   std::printf("cpuid_per_init libgcc_builtin_cpu_init %u\n", gcc);
-  return ours < cf ? 0 : 1;
+  // The counts depend on the C library's version and on the CPU: they are
+  // benchmark figures (bench/report.py prints them), not a pass/fail check.
+  return 0;
 }

@@ -19,7 +19,7 @@ void startup_once(benchmark::State &state, const char *disable) {
   for (auto _ : state) {
     env_inputs in{};
     in.disable = disable;
-    in.usable = close_over_implied(detect_raw());
+    in.usable = close_over_implied(detect_raw(startup_wanted()));
     in.baseline = cpud_baseline_mask();
     in.dispatched = dispatched_mask();
     env_outcome o = apply_env_masks(in);
@@ -29,7 +29,7 @@ void startup_once(benchmark::State &state, const char *disable) {
   }
   state.counters["cpuid_per_init"] = 0;
   unsigned before = cpuid_count();
-  (void)detect_raw();
+  (void)detect_raw(startup_wanted());
   state.counters["cpuid_per_init"] = static_cast<double>(cpuid_count() - before);
 }
 

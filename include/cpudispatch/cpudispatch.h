@@ -125,7 +125,9 @@ static inline cpud_mask cpud_usable_mask(void) {
 }
 /* 1 if feature id F is usable, else 0: one load (two when the id is past
  * the first word). A single bit needs no consistent copy of all words:
- * each word holds a closed answer for its own bits. */
+ * each word holds a closed answer for its own bits. Only the build's
+ * features (baseline, cpu-dispatch targets, what they imply) are ever
+ * usable: 0 for any other, whatever the CPU has (cpud_detected_mask). */
 static inline int cpud_have(int feature) {
   uint64_t w = __atomic_load_n(&cpud__usable[0], __ATOMIC_ACQUIRE);
   if (!(w & 1u)) return cpud__have_slow(feature);
@@ -140,7 +142,9 @@ static inline int cpud_have(int feature) {
 #define CPUD_EXIT_ENV 78      /* a bad PREFIX_DISABLE/ENABLE_CPU_FEATURES */
 
 /* Features the CPU and OS support, closed over implied features, before
- * the environment masks. */
+ * the environment masks: every feature of the table. Start-up reads only
+ * the build's features; the first call reads the others (CPUID leaves, the
+ * kernel's AMX permission), once. */
 CPUD_HIDDEN cpud_mask cpud_detected_mask(void);
 /* The build's baseline, as a mask. */
 CPUD_HIDDEN cpud_mask cpud_baseline_mask(void);
