@@ -11,26 +11,21 @@
 
 CPUD_DISPATCH(int, cpud_bench_add, (int, int));
 
-// BM_cpudispatch_stub_variant: CPUD_DISPATCH's object, but its call is a
-// direct call to one out-of-line stub per function that tail-calls through
-// the cached pointer. The stub is noinline and, for GCC, noipa: called from
-// many TUs with varying arguments, as in a library, it gets no clone with the
-// benchmark's constant argument folded in.
-#if defined(__clang__)
-#define CPUD_BENCH_STUB_ATTR __attribute__((noinline))
-#else
-#define CPUD_BENCH_STUB_ATTR __attribute__((noinline, noipa))
-#endif
-template <class Tag, class Sig>
-class stub_dispatcher;
-template <class Tag, class R, class... A>
-class __attribute__((visibility("hidden"))) stub_dispatcher<Tag, R(A...)> {
+// The two shapes CPUD_DISPATCH's call can take (dispatch.hpp,
+// CPUD_DISPATCH_CALL_STUB), side by side whatever this compiler's default:
+// BM_cpudispatch_inline_variant loads the cached pointer inline and calls
+// through it (`mov slot(%rip),%rax; call *%rax`); BM_cpudispatch_stub_variant
+// calls a per-function stub that jumps through it (the PLT's shape).
+template <class Tag, class Sig, bool Stub>
+class variant_dispatcher;
+template <class Tag, class R, class... A, bool Stub>
+class __attribute__((visibility("hidden"))) variant_dispatcher<Tag, R(A...), Stub> {
  public:
   using fn_type = R (*)(A...);
-  R operator()(A... a) const { return stub(a...); }
+  R operator()(A... a) const { return Stub ? stub(a...) : slot_.load(std::memory_order_relaxed)(a...); }
 
  private:
-  CPUD_BENCH_STUB_ATTR static R stub(A... a) { return slot_.load(std::memory_order_relaxed)(a...); }
+  CPUD_CALL_STUB static R stub(A... a) { return slot_.load(std::memory_order_relaxed)(a...); }
   static R first_call(A... a) {
     fn_type f = Tag::select();
     slot_.store(f, std::memory_order_relaxed);
@@ -38,10 +33,14 @@ class __attribute__((visibility("hidden"))) stub_dispatcher<Tag, R(A...)> {
   }
   static inline std::atomic<fn_type> slot_{&first_call};
 };
+struct __attribute__((visibility("hidden"))) cpud_bench_add_inline_tag {
+  static int (*select())(int, int) { return cpud_bench_add.get(); }
+};
+inline constexpr variant_dispatcher<cpud_bench_add_inline_tag, int(int, int), false> cpud_bench_add_inline{};
 struct __attribute__((visibility("hidden"))) cpud_bench_add_stub_tag {
   static int (*select())(int, int) { return cpud_bench_add.get(); }
 };
-inline constexpr stub_dispatcher<cpud_bench_add_stub_tag, int(int, int)> cpud_bench_add_stub{};
+inline constexpr variant_dispatcher<cpud_bench_add_stub_tag, int(int, int), true> cpud_bench_add_stub{};
 
 
 extern "C" {
@@ -71,9 +70,7 @@ CALL_LOOP(BM_check_chain_per_call, CPUD_DISPATCH_CALL(cpud_bench_add, (acc, 1)))
 #if !defined(NO_CLONES)
 CALL_LOOP(BM_gcc_target_clones_ifunc, bench_add_clones(acc, 1));
 #endif
-// What a library could do instead of CPUD_DISPATCH's inline load + indirect
-// call: a direct call to a per-function stub that tail-calls through the
-// slot (one `jmp *slot(%rip)`, the PLT's shape, without the dynamic loader).
+CALL_LOOP(BM_cpudispatch_inline_variant, cpud_bench_add_inline(acc, 1));
 CALL_LOOP(BM_cpudispatch_stub_variant, cpud_bench_add_stub(acc, 1));
 
 #if defined(CPUD_BENCH_SEQ) && defined(__x86_64__)

@@ -12,7 +12,9 @@
  * (the function's targets as a key set) & (the usable features): feature ids
  * are in interest order, so that is the highest-interest usable target. The
  * first call selects and caches the pointer in a relaxed atomic; later calls
- * are one load and an indirect call. Concurrent first calls are safe.
+ * go through it: a direct call to a small stub that jumps through it (the
+ * shape of an ifunc's PLT entry; GCC) or a load and an indirect call
+ * (Clang): CPUD_DISPATCH_CALL_STUB below. Concurrent first calls are safe.
  * sum_f32.get() returns the pointer itself for tight loops.
  *
  * While some thread restricts itself (exclude_features / only_features
@@ -28,6 +30,31 @@
 #include <cstdint>
 
 #include "cpudispatch/dispatch.h"
+
+// The shape of a dispatched call, chosen per compiler from bench_call_cost
+// (docs/performance.md has the figures; define it to override):
+//   1: a direct call to a small out-of-line stub per function that jumps
+//      through the cached pointer, the shape of an ifunc's PLT entry: what
+//      GCC's loops ran fastest with (Zen 5: 1.25x a direct call, as the
+//      ifunc, against 1.42x for 0; a core with AVX10 measured for issue 25:
+//      2x faster than 0);
+//   0: the pointer loaded inline and an indirect call: what Clang's loops
+//      ran fastest with (Zen 5: 1.00x a direct call, against 1.20x for 1).
+#ifndef CPUD_DISPATCH_CALL_STUB
+#if defined(__clang__)
+#define CPUD_DISPATCH_CALL_STUB 0
+#else
+#define CPUD_DISPATCH_CALL_STUB 1
+#endif
+#endif
+// The stub stays out of line (GCC: and out of reach of its inter-procedural
+// cloning, which would give a copy per constant argument); hidden, so it is
+// one per shared object.
+#if defined(__clang__) || !defined(__GNUC__)
+#define CPUD_CALL_STUB __attribute__((noinline))
+#else
+#define CPUD_CALL_STUB __attribute__((noinline, noipa))
+#endif
 
 namespace cpud {
 
@@ -156,8 +183,15 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
   using fn_type = R (*)(A...);
   using entry = target_entry<fn_type>;
 
+  // CPUD_DISPATCH_CALL_STUB (above): a direct call to call_stub, which
+  // jumps through the cached pointer (GCC: `jmp *slot(%rip)`), or the
+  // pointer loaded here and called.
   R operator()(A... a) const {
+#if CPUD_DISPATCH_CALL_STUB
+    return call_stub(static_cast<A &&>(a)...);
+#else
     return slot_.load(std::memory_order_relaxed)(static_cast<A &&>(a)...);
+#endif
   }
   // The address of the target this thread's calls run (selecting it if
   // needed).
@@ -240,6 +274,9 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
   static fn_type for_mask(const feature_set &usable) {
     const fn_type f = Tag::entries[index_for(usable)].fn;
     return f ? f : &none;
+  }
+  CPUD_CALL_STUB static R call_stub(A... a) {
+    return slot_.load(std::memory_order_relaxed)(static_cast<A &&>(a)...);
   }
   static R first_call(A... a) { return resolve()(static_cast<A &&>(a)...); }
   // Stands in for the cached target while some thread is restricted.
