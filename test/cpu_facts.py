@@ -8,6 +8,7 @@ cpudispatch's tables: the tests check cpudispatch's choices against them.
 Import with the test directory on sys.path:
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 """
+import functools
 import os
 import subprocess
 import sys
@@ -48,6 +49,7 @@ def models(arch):
 CPUID_READER = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'cpuid_flags.c')
 
 
+@functools.lru_cache(maxsize=None)
 def cpuid_flags(cc='cc'):
     """The flags the test's own CPUID reader finds on this machine
     (test/cpuid_flags.h, written from the SDM, not from cpudispatch's
@@ -57,7 +59,7 @@ def cpuid_flags(cc='cc'):
         if subprocess.run([cc, CPUID_READER, '-o', exe], capture_output=True).returncode != 0:
             return None
         p = subprocess.run([exe], capture_output=True, text=True)
-    return set(p.stdout.split()) if p.returncode == 0 else None
+    return frozenset(p.stdout.split()) if p.returncode == 0 else None
 
 
 def host_flags(cc='cc', quiet=False):
