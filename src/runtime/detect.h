@@ -39,7 +39,7 @@ CPUD_HIDDEN cpud_mask detect_raw_from(const cpud_cpu_report &cpu, const cpud_mas
 // What start-up detects: the baseline and every dispatch target of the
 // build, with what they imply. The rest waits for cpud_detected_mask().
 CPUD_HIDDEN cpud_mask startup_wanted();
-// Every feature's bit.
+// Every feature's bit and no other.
 CPUD_HIDDEN cpud_mask every_feature();
 
 // The feature whose vectors cpud_vector_bytes measures (SVE, RVV; 0: the

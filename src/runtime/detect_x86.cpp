@@ -52,9 +52,8 @@ struct leaf_id {
   unsigned leaf, sub;
   const char *name;
 };
-constexpr leaf_id k_leaves[] = {{1, 0, "1"},        {7, 0, "7.0"},          {7, 1, "7.1"},
-                                {0xd, 0, "0xd.0"},  {0x24, 0, "0x24"},      {0x80000001u, 0, "0x80000001"},
-                                {0, 0, "other"}};
+constexpr leaf_id k_leaves[] = {{1, 0, "1"},     {7, 0, "7.0"},          {7, 1, "7.1"},
+                                {0x24, 0, "0x24"}, {0x80000001u, 0, "0x80000001"}, {0, 0, "other"}};
 constexpr int k_leaf_count = sizeof k_leaves / sizeof k_leaves[0];
 unsigned leaf_bit(unsigned l, unsigned s) {
   int i = 0;
@@ -69,10 +68,9 @@ struct regs {
 // XCR0 state components.
 constexpr std::uint64_t k_xtile = (1u << 17) | (1u << 18);  // XTILECFG, XTILEDATA
 
-// This CPU: the C library's copy of a leaf when it has one, else CPUID.
 // The leaves glibc >= 2.33 keeps a copy of, of those the table uses (its
 // index in __x86_get_cpuid_feature_leaf), or -1. Described CPUs model the
-// same copy (cpud::internal::detect_raw_from's libc_copy).
+// same copy (detect_raw_from's libc_copy).
 int glibc_copy_index(unsigned l, unsigned s) {
   if (l == 1 && s == 0) return 0;            // CPUID_INDEX_1
   if (l == 7 && s == 0) return 1;            // CPUID_INDEX_7
@@ -82,6 +80,7 @@ int glibc_copy_index(unsigned l, unsigned s) {
   return -1;
 }
 
+// This CPU: the C library's copy of a leaf when it has one, else CPUID.
 struct live_cpu {
 #ifdef CPUD_LIBC_CPUID_CACHE
   bool use_libc;

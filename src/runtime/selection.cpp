@@ -43,13 +43,6 @@ CPUD_TLS feature_set t_allowed;
 CPUD_TLS unsigned t_seen = 0;  // the epoch t_mask is for, plus 1; 0: none yet
 CPUD_TLS feature_set t_mask;
 
-// Every feature's bit and no other.
-constexpr feature_set all_features() {
-  feature_set s;
-  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) s |= feature_set(id);
-  return s;
-}
-
 void lock() {
   while (__atomic_exchange_n(&g_lock, 1, __ATOMIC_ACQUIRE))
     while (__atomic_load_n(&g_lock, __ATOMIC_RELAXED)) {
@@ -212,7 +205,7 @@ cpud_mask cpud_disabled_features(void) {
 
 int cpud_set_disabled_features(cpud_mask features) {
   (void)cpud_usable_mask();
-  const feature_set f = feature_set(features) & all_features();
+  const feature_set f = feature_set(features) & feature_set(every_feature());
   if (!(f & cpud_baseline_mask()).empty()) return -1;
   lock();
   g_disabled = f;
@@ -225,9 +218,9 @@ cpud_mask cpud_thread_allowed(void) { return t_restricted ? t_allowed : feature_
 
 cpud_mask cpud_set_thread_allowed(cpud_mask allowed) {
   (void)cpud_usable_mask();
-  const feature_set a = feature_set(allowed) | ~all_features();  // bits of no feature restrict nothing
+  const feature_set a = feature_set(allowed) | ~feature_set(every_feature());  // bits of no feature restrict nothing
   const cpud_mask prev = cpud_thread_allowed();
-  const bool was = t_restricted != 0, now = !(~a & all_features()).empty();
+  const bool was = t_restricted != 0, now = !(~a & feature_set(every_feature())).empty();
   t_allowed = a;
   t_restricted = now;
   t_seen = 0;
@@ -242,7 +235,7 @@ cpud_mask cpud_set_thread_allowed(cpud_mask allowed) {
   return prev;
 }
 
-cpud_mask cpud_close_over_implied(cpud_mask mask) { return close_over_implied(feature_set(mask) & all_features()); }
+cpud_mask cpud_close_over_implied(cpud_mask mask) { return close_over_implied(feature_set(mask) & feature_set(every_feature())); }
 
 cpud_mask cpud_with_implied(cpud_mask mask) {
   feature_set out;
