@@ -101,6 +101,11 @@ def startup():
     if 'cpudispatch_without_glibc_copy' in counts:
         print('cpudispatch without glibc\'s copy of the CPUID leaves (other C libraries): %d CPUID.\n'
               % counts['cpudispatch_without_glibc_copy'])
+    if 'cpudispatch_every_row' in counts:
+        print('cpudispatch reading every row of the table (the first `cpud_detected_mask()`): %d CPUID.\n'
+              % counts['cpudispatch_every_row'])
+    if not counts:
+        print('CPUID faulting is not available on this machine: no counts (bench_cpuid_count exits 77).\n')
 
 
 def kernels():
