@@ -169,11 +169,11 @@ startup_cost startup_cpuids(const source &src) {
     c.executed = g_startup_cpuids;
     return c;
   }
-  unsigned with = 0, without = 0;
+  cpud::internal::reading_cost with{}, without{};
   cpud::internal::detect_raw_from(src.report, cpud::internal::startup_wanted(), true, &with);
   cpud::internal::detect_raw_from(src.report, cpud::internal::startup_wanted(), false, &without);
-  c.glibc_copy = with;
-  c.no_copy = without;
+  c.glibc_copy = with.cpuids;
+  c.no_copy = without.cpuids;
   return c;
 }
 

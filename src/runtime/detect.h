@@ -30,11 +30,15 @@ using cpud::feature_set;  // within the runtime's own code
 // stay clear. detect_raw() asks this CPU; detect_raw_from() reads a
 // described one through the same code (the fake-CPU seam of
 // cpud_detect_cpu). On x86 a described CPU can also model glibc's copy of
-// its leaves (libc_copy) and count the CPUID instructions this CPU's
-// reading would execute (*cpuids): start-up's cost on recorded CPUs.
+// its leaves (libc_copy) and count what this CPU's reading would cost
+// (*cost): start-up's cost on recorded CPUs.
+struct reading_cost {
+  unsigned cpuids;       // CPUID instructions executed
+  unsigned kernel_asks;  // questions to the kernel (AMX's permission)
+};
 CPUD_HIDDEN cpud_mask detect_raw(const cpud_mask &want);
 CPUD_HIDDEN cpud_mask detect_raw_from(const cpud_cpu_report &cpu, const cpud_mask &want, bool libc_copy = false,
-                                      unsigned *cpuids = nullptr);
+                                      reading_cost *cost = nullptr);
 
 // What start-up detects: the baseline and every dispatch target of the
 // build, with what they imply. The rest waits for cpud_detected_mask().

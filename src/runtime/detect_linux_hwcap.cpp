@@ -105,7 +105,7 @@ cpud_mask detect_raw(const cpud_mask &want) {
   return raw;
 }
 
-cpud_mask detect_raw_from(const cpud_cpu_report &cpu, const cpud_mask &want, bool, unsigned *) {
+cpud_mask detect_raw_from(const cpud_cpu_report &cpu, const cpud_mask &want, bool, reading_cost *) {
   return detect_words(cpu) & feature_set(want);
 }
 

@@ -13,7 +13,9 @@ cpud_mask detect_raw(const cpud_mask &want) {
   return raw & feature_set(want);
 }
 
-cpud_mask detect_raw_from(const cpud_cpu_report &, const cpud_mask &want, bool, unsigned *) { return detect_raw(want); }
+cpud_mask detect_raw_from(const cpud_cpu_report &, const cpud_mask &want, bool, reading_cost *) {
+  return detect_raw(want);
+}
 
 int vector_feature() { return 0; }
 int live_vector_bytes() { return 0; }

@@ -128,12 +128,13 @@ struct live_cpu {
 
 // A described CPU: its leaves, zero where the description has none. With
 // libc_copy it models glibc's copy of its leaves (read without CPUID), and
-// `count` adds up the CPUID instructions the same reading of this CPU
-// would execute: the replay seam for start-up's cost on recorded CPUs.
+// `cost` adds up the CPUID instructions and kernel questions the same
+// reading of this CPU would cost: the replay seam for start-up's cost on
+// recorded CPUs.
 struct described_cpu {
   const cpud_cpu_report &rep;
   bool libc_copy;
-  unsigned *count;
+  reading_cost *cost;
 
   bool cached(unsigned l, unsigned s, regs &out) const {
     if (!libc_copy || glibc_copy_index(l, s) < 0) return false;
@@ -143,7 +144,7 @@ struct described_cpu {
     return true;
   }
   regs cpuid(unsigned leaf, unsigned subleaf) const {
-    if (count) ++*count;
+    if (cost) ++cost->cpuids;
     return find(leaf, subleaf);
   }
   regs find(unsigned leaf, unsigned subleaf) const {
@@ -165,7 +166,10 @@ struct described_cpu {
     const regs d = find(0xd, 0);
     return (static_cast<std::uint64_t>(d.r[CPUD_REG_EDX]) << 32) | d.r[CPUD_REG_EAX];
   }
-  bool amx_permitted() const { return !rep.amx_denied; }
+  bool amx_permitted() const {
+    if (cost) ++cost->kernel_asks;
+    return !rep.amx_denied;
+  }
 };
 
 // Leaves the table uses, each read once, with the rules CPUID's users must
@@ -257,8 +261,8 @@ cpud_mask detect_raw_with(bool use_libc_cache, const cpud_mask &want) {
 
 cpud_mask detect_raw(const cpud_mask &want) { return detect_raw_with(true, want); }
 
-cpud_mask detect_raw_from(const cpud_cpu_report &cpu, const cpud_mask &want, bool libc_copy, unsigned *cpuids) {
-  return detect(described_cpu{cpu, libc_copy, cpuids}, want);
+cpud_mask detect_raw_from(const cpud_cpu_report &cpu, const cpud_mask &want, bool libc_copy, reading_cost *cost) {
+  return detect(described_cpu{cpu, libc_copy, cost}, want);
 }
 
 int vector_feature() { return 0; }

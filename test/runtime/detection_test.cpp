@@ -159,10 +159,10 @@ TEST(Detection, OnlyTheWantedRowsAreRead) {
   r.has_xcr0 = 1;
   r.xcr0 = 0xe7;
   auto count = [&](const cpud::feature_set &want, bool copy, cpud::feature_set *got = nullptr) {
-    unsigned n = 0;
-    const cpud::feature_set raw = detect_raw_from(r, want, copy, &n);
+    reading_cost c{};
+    const cpud::feature_set raw = detect_raw_from(r, want, copy, &c);
     if (got) *got = raw;
-    return n;
+    return c.cpuids;
   };
   const cpud::feature_set avx = CPUD_BIT(SSE) | CPUD_BIT(AVX), avx10_2 = CPUD_BIT(AVX10_2);
   cpud::feature_set got;
@@ -174,6 +174,32 @@ TEST(Detection, OnlyTheWantedRowsAreRead) {
   EXPECT_EQ(count(avx10_2, true, &got), 2u) << "leaf 0x24 and leaf 0 for its maximum";
   EXPECT_EQ(got, avx10_2);
   EXPECT_EQ(count(every_feature(), false), 7u) << "leaves 0, 1, 7.0, 7.1, 0x24, 0x80000000, 0x80000001";
+}
+
+// The kernel is asked for AMX's permission only when an AMX row is wanted,
+// and once for all of them. SDM: CPUID.(7,0):EDX 22 AMX-BF16, 24 AMX-TILE,
+// 25 AMX-INT8; XCR0 bits 17-18 the tile state.
+TEST(Detection, AmxPermissionIsAskedOnlyForAWantedAmxRow) {
+  using namespace cpud::internal;
+  const cpud_cpuid_leaf leaves[] = {{0, 0, 0xd, 0, 0, 0},
+                                    {1, 0, 0, 0, (1u << 27) | (1u << 28), 0},
+                                    {7, 0, 0, 1u << 16, 0, (1u << 22) | (1u << 24) | (1u << 25)}};
+  cpud_cpu_report r{};
+  r.leaves = leaves;
+  r.leaf_count = 3;
+  r.has_xcr0 = 1;
+  r.xcr0 = 0x600e7;
+  auto asks = [&](const cpud::feature_set &want) {
+    reading_cost c{};
+    (void)detect_raw_from(r, want, true, &c);
+    return c.kernel_asks;
+  };
+  EXPECT_EQ(asks(CPUD_BIT(AVX) | CPUD_BIT(AVX512F)), 0u);
+  EXPECT_EQ(asks(CPUD_BIT(AMX_TILE)), 1u);
+  EXPECT_EQ(asks(every_feature()), 1u);
+  // Start-up's own set: asked exactly when the build has an AMX feature.
+  const bool build_has_amx = feature_set(startup_wanted()).has(CPUD_FEATURE_AMX_TILE);
+  EXPECT_EQ(asks(startup_wanted()), build_has_amx ? 1u : 0u);
 }
 #endif
 
