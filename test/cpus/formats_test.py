@@ -145,22 +145,28 @@ CASES = {
 }
 
 
+def info(args, env=None):
+    """cpudispatch-info ARGS, through the wrapper; qemu's model warnings dropped."""
+    p = subprocess.run(WRAPPER + [INFO] + args, capture_output=True, text=True, env=env)
+    if INFO.endswith('.exe') and p.returncode == 1 and not p.stdout and not p.stderr.strip():
+        # Status 1 with no output is Wine's, never cpudispatch-info's (0, 2,
+        # 69 or 78, each with output): a client that lost its wineserver (CI
+        # saw it with a dump, and once with a missing FILE). Said, and run
+        # once more.
+        print('note: Wine returned status 1 with no output for %r; ran it again' % ' '.join(args)[:60])
+        p = subprocess.run(WRAPPER + [INFO] + args, capture_output=True, text=True, env=env)
+    p.stderr = ''.join(l for l in p.stderr.splitlines(True) if "TCG doesn't support" not in l)
+    return p
+
+
 def run(text):
     with tempfile.NamedTemporaryFile('w', suffix='.txt', delete=False, newline='') as fh:
         fh.write(text)
         path = fh.name
     try:
-        p = subprocess.run(WRAPPER + [INFO, '--json', '--cpu-dump', path], capture_output=True, text=True)
-        if INFO.endswith('.exe') and p.returncode == 1 and not p.stdout and not p.stderr.strip():
-            # Status 1 with no output is Wine's, never cpudispatch-info's
-            # (0, 2, 69 or 78, each with output): a client that lost its
-            # wineserver (CI saw it once). Said, and run once more.
-            print('note: Wine returned status 1 with no output for %r; ran it again' % text[:40])
-            p = subprocess.run(WRAPPER + [INFO, '--json', '--cpu-dump', path], capture_output=True, text=True)
+        return info(['--json', '--cpu-dump', path])
     finally:
         os.unlink(path)
-    p.stderr = ''.join(l for l in p.stderr.splitlines(True) if "TCG doesn't support" not in l)
-    return p
 
 
 arch = json.loads(subprocess.run(WRAPPER + [INFO, '--json'], capture_output=True, text=True, check=True).stdout)['arch']
@@ -191,10 +197,7 @@ for desc, text, want in cases:
 # FILE or one that cannot be read; the env masks apply to the described CPU
 # as to this one (docs/runtime.md: masked features stay detected, not usable).
 def command(args, env=None):
-    p = subprocess.run(WRAPPER + [INFO] + args, capture_output=True, text=True,
-                       env=dict(os.environ, **(env or {})))
-    p.stderr = ''.join(l for l in p.stderr.splitlines(True) if "TCG doesn't support" not in l)
-    return p
+    return info(args, dict(os.environ, **(env or {})))
 
 
 for desc, args, needle in [('--cpu-dump without FILE', ['--cpu-dump'], '--cpu-dump needs a FILE'),
