@@ -9,7 +9,15 @@ archive a program links them through.
       target builds in ascending interest (docs/pitfalls.md). Link OUT.a.
       With objcopy, the inline and template functions of each target's
       objects are also renamed NAME.cpud.TARGET (their copies in OUT.p/), so
-      each target keeps its own copies whatever the link order.
+      each target keeps its own copies whatever the link order. OUT.a is a
+      regular archive (its members are copies, so it can be installed) with
+      the name the caller chose.
+  cpudispatch_check.py --config TARGETS.txt --cc CC [--cc ARG...] [...]
+                      --object OUT.o LIB...
+      the same, written as one relocatable object (CC -r over that
+      archive): an object a library target takes as a source, so that
+      libfoo.a and libfoo.so each hold every kernel and a static library
+      can be installed alone (docs/libraries.md).
   cpudispatch_check.py --config TARGETS.txt --stamp STAMP LIB...
       checks LIBs in the order given, for a project that links them itself
       in that order, and writes STAMP.
@@ -363,9 +371,9 @@ def ar_members(path):
 
 
 def write_archive(out, libs, ar, objcopy, renames):
-    """A thin archive of every library's objects in order. Objects of regular
-    archives, and target objects whose functions are renamed, are written
-    next to it first (OUT.p/)."""
+    """A regular archive of every library's objects in order. Each object is
+    copied next to it first (OUT.p/), under a name no other member has, and
+    renamed there for a target whose functions are renamed."""
     tmp = out + '.p'
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
@@ -389,13 +397,16 @@ def write_archive(out, libs, ar, objcopy, renames):
     files = []
     for i, lib in enumerate(libs):
         for j, (name, path, body) in enumerate(ar_members(lib.path)):
-            copy = os.path.join(tmp, '%02d_%s' % (i, lib.name), '%03d_%s' % (j, os.path.basename(name)))
-            if body is not None or lib.target in maps:
-                os.makedirs(os.path.dirname(copy), exist_ok=True)
+            # Unique member names: tools that extract members (ar x) would
+            # otherwise write one library's sum.dispatch.c.o over another's.
+            copy = os.path.join(tmp, '%02d_%s' % (i, lib.name), '%02d_%03d_%s' % (i, j, os.path.basename(name)))
+            os.makedirs(os.path.dirname(copy), exist_ok=True)
             if body is not None:
                 with open(copy, 'wb') as fh:
                     fh.write(body)
-                path = copy
+            else:
+                shutil.copyfile(path, copy)
+            path = copy
             if lib.target in maps:
                 renamed = copy + '.renamed.o'
                 extra = ['@' + sections[lib.name]] if lib.name in sections else []
@@ -407,10 +418,30 @@ def write_archive(out, libs, ar, objcopy, renames):
             files.append(os.path.relpath(path))
     if os.path.exists(out):
         os.remove(out)
-    # q: append without replacing same-named members; T: thin; s: index.
-    r = subprocess.run(ar + ['qcsT', out] + files, capture_output=True, text=True)
+    # q: append without replacing same-named members; s: index. Not thin
+    # (T): a thin archive's members point into the build tree, so it
+    # cannot be installed or moved.
+    r = subprocess.run(ar + ['qcs', out] + files, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit('cpudispatch check: %s failed: %s' % (' '.join(ar), r.stderr.strip()))
+
+
+def write_object(out, libs, ar, objcopy, renames, cc):
+    """One relocatable object of every object of the archive write_archive
+    makes (OUT.p/all.a), in the same order: the linker's -r keeps the
+    first copy of a COMDAT group it meets, as a program's link would."""
+    tmp_archive = out + '.a'
+    write_archive(tmp_archive, libs, ar, objcopy, renames)
+    if os.path.exists(out):
+        os.remove(out)
+    cmd = cc + ['-r', '-nostdlib', '-o', out, '-Wl,--whole-archive', tmp_archive, '-Wl,--no-whole-archive']
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        sys.exit('cpudispatch check: cannot run %s: %s' % (cc[0], e.strerror))
+    if r.returncode != 0:
+        sys.exit('cpudispatch check: %s failed: %s' % (' '.join(cmd), r.stderr.strip()))
+    os.remove(tmp_archive)
 
 
 def can_rewrite(objcopy, libs):
@@ -443,6 +474,10 @@ def main():
     ap.add_argument('--no-rename', action='store_true', help='--archive without renaming (tests)')
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument('--archive', metavar='OUT')
+    mode.add_argument('--object', metavar='OUT')
+    ap.add_argument('--cc', action='append', default=[],
+                    help='with --object: the C compiler\'s command, one argument per --cc (cpudispatch_check '
+                         'passes the build\'s)')
     mode.add_argument('--stamp', metavar='OUT')
     ap.add_argument('libs', nargs='*', metavar='LIB')
     a = ap.parse_args()
@@ -450,6 +485,12 @@ def main():
         cfg = Config(a.config)
     except OSError as e:
         sys.exit('cpudispatch check: cannot read the configuration %s (%s)' % (a.config, e.strerror))
+    if a.object:
+        if not a.cc:
+            ap.error('--object needs the C compiler: --cc')
+        a.archive, into_object = a.object, True
+    else:
+        into_object = False
     libs = [Library(p, cfg, a.objdump) for p in a.libs]
     problems = [p for lib in libs for p in lib.problems]
     if a.archive:
@@ -478,7 +519,9 @@ def main():
     problems += order
     if problems:
         fail(problems)
-    if a.archive:
+    if into_object:
+        write_object(a.object, libs, [a.ar], a.objcopy, renames, a.cc)
+    elif a.archive:
         write_archive(a.archive, libs, [a.ar], a.objcopy, renames)
     else:
         with open(a.stamp, 'w') as fh:

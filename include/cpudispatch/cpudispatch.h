@@ -405,4 +405,7 @@ static constexpr bool operator!=(const cpud_mask &a, const cpud_mask &b) { retur
 #define CPUD_BIT(F) (::cpud::feature_set(CPUD_FEATURE_##F))
 #endif
 
+/* Keeps the start-up check in every program that links this file's object. */
+#include "startup_ref.h"
+
 #endif /* CPUDISPATCH_H_ */

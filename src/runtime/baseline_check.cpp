@@ -31,6 +31,12 @@ void names(const cpud::feature_set &mask, char *buf, std::size_t cap) {
 }
 }  // namespace
 
+// What every file that includes a cpudispatch header points at
+// (include/cpudispatch/startup_ref.h): linking such a file brings this
+// object, and so the constructor below, into the program, whatever the
+// link shape.
+extern "C" CPUD_HIDDEN const char cpud__startup_check_anchor = 0;
+
 extern "C" int cpud_check_baseline(char *msg, size_t cap) {
   const cpud::feature_set base = cpud_baseline_mask();
   // What start-up detected, which covers the baseline: asking

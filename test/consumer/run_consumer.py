@@ -179,6 +179,7 @@ class Case:
     def __init__(self, root, name, tmp, build_dir):
         self.root, self.name, self.c, self.tmp = root, name, CASES[name], tmp
         self.wrap_build = build_dir
+        self.fixture = os.path.join(root, 'test', 'consumer', 'fixture')
         self.proj = os.path.join(tmp, 'proj')
         self.build = os.path.join(tmp, 'build')
         self.failures = []
@@ -202,7 +203,7 @@ class Case:
 
     # -- configure and build -------------------------------------------------
     def make_project(self):
-        shutil.copytree(os.path.join(self.root, 'test', 'consumer', 'fixture'), self.proj)
+        shutil.copytree(self.fixture, self.proj)
         sub = os.path.join(self.proj, 'subprojects')
         os.makedirs(sub)
         if not self.wrap_build:
