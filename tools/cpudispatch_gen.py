@@ -169,6 +169,16 @@ def header(cfg, name, wanted, targets, with_baseline, notes):
         lines.append('#define CPUD__KEY_%s %s' % (t, cfg.members(t)[0]))
         lines.append('#define CPUD__MEMBERS_%s(X) %s' % (t, ' '.join('X(%s)' % m for m in cfg.members(t))))
         lines.append('#endif')
+    # Records of what was compiled, which the runtime reads at start-up for
+    # the environment variables' warnings (cpudispatch/compiled.h).
+    words = len(cfg.order) // 64 + 1
+    lines.append('/* What this source was compiled for, read at start-up (cpudispatch/compiled.h):')
+    lines.append(' * the source itself, then each target\'s members. */')
+    lines.append('#include "cpudispatch/compiled.h"')
+    lines.append('CPUD__COMPILED_RECORD(cpud__compiled_%s) = {{%s}};' % (ident, ', '.join(['0'] * words)))
+    for t in targets:
+        ws = [' | '.join('CPUD__COMPILED_W(%d, %s)' % (i, m) for m in cfg.members(t)) for i in range(words)]
+        lines.append('CPUD__COMPILED_RECORD(cpud__compiled_%s_%s) = {{%s}};' % (ident, t, ', '.join(ws)))
     lines.append('#define %sTARGET_COUNT %d' % (p, len(compiled)))
     lines.append('#define %sTARGET_NAMES "%s"' % (p, ' '.join(compiled)))
     # Nothing compiled (only other arches' names, no baseline): a call links

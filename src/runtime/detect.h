@@ -75,6 +75,12 @@ CPUD_HIDDEN cpud_mask implied_mask(int id);
 CPUD_HIDDEN cpud_mask adds_mask(int id);
 CPUD_HIDDEN cpud_mask close_over_implied(const cpud_mask &raw);
 CPUD_HIDDEN cpud_mask dispatched_mask();
+// What this program's (or shared library's) dispatch sources were compiled
+// for, from their records (include/cpudispatch/compiled.h): sets *known
+// to 1, *targets to the targets' members and *dispatched to those and what
+// they imply; leaves all three as they are where there is no record (no
+// dispatch source, or not ELF).
+CPUD_HIDDEN void compiled_targets(int *known, cpud_mask *targets, cpud_mask *dispatched);
 
 // selection.cpp, which holds the process's sets under one lock: publishes
 // the detected features and the usable set the env masks left (true for

@@ -15,7 +15,9 @@
 //   ENABLE of a feature this CPU/OS lacks -> error; ENABLE keeps only the
 //   listed features, what they imply and the baseline;
 //   a name that is not a dispatch target (nor implied by one) -> warning
-//   saying what it does (DISABLE: nothing; ENABLE: which targets stay).
+//   saying what it does (DISABLE: nothing; ENABLE: which targets stay);
+//   the targets are those this program's sources were compiled for where
+//   the records say (in.compiled), else the build's cpu-dispatch set.
 #include "env_masks.h"
 
 #include "detect.h"
@@ -95,6 +97,12 @@ feature_set removed_by(int id) {
   for (int f = 1; f <= CPUD_FEATURE_COUNT; ++f)
     if (!(implied_mask(f) & off).empty()) out |= feature_set(f);
   return out;
+}
+
+// What a name was compared with, for the warnings.
+const char *what_targets(const env_inputs &in) {
+  return in.compiled ? "target any dispatch source of this program was compiled for"
+                     : "dispatch target of this build";
 }
 
 bool in_list(const char *list, const char *tok) {
@@ -215,7 +223,7 @@ env_outcome apply_env_masks(const env_inputs &in) {
       if (dis) {
         // Nothing compiled is or implies what it turns off.
         char w[256];
-        std::snprintf(w, sizeof w, "%s: %s is not a dispatch target of this build; it changes nothing\n", var, name);
+        std::snprintf(w, sizeof w, "%s: %s is not a %s; it changes nothing\n", var, name, what_targets(in));
         warn(out, w, &dropped);
       } else if (!named.has(id)) {
         odd[n_odd++] = id;  // said below, once the targets left are known
@@ -242,10 +250,9 @@ env_outcome apply_env_masks(const env_inputs &in) {
     names_of(left, targets, sizeof targets);
     for (int i = 0; i < n_odd; ++i) {
       char w[768];
-      std::snprintf(w, sizeof w,
-                    "%s: %s is not a dispatch target of this build; only the targets the names imply stay usable: "
-                    "%s\n",
-                    var, cpud_feature_name(odd[i]), targets[0] ? targets : "none (the baseline builds run)");
+      std::snprintf(w, sizeof w, "%s: %s is not a %s; only the targets the names imply stay usable: %s\n", var,
+                    cpud_feature_name(odd[i]), what_targets(in),
+                    targets[0] ? targets : "none (the baseline builds run)");
       warn(out, w, &dropped);
     }
   }

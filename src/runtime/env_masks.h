@@ -21,8 +21,11 @@ struct env_inputs {
   const char *enable;        // value or nullptr
   cpud_mask usable;      // detected and closed over implied features
   cpud_mask baseline;    // the build's baseline, closed
-  cpud_mask dispatched;  // dispatch targets of the build and what they imply
+  cpud_mask dispatched;  // dispatch targets and what they imply
   cpud_mask targets;     // the dispatch targets themselves
+  // 1: those are what this program's dispatch sources were compiled for
+  // (include/cpudispatch/compiled.h); 0: the build's cpu-dispatch set.
+  int compiled;
 };
 
 struct env_outcome {

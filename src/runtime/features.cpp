@@ -149,6 +149,38 @@ cpud_mask dispatched_mask() {
 
 }  // namespace cpud::internal
 
+#if defined(__ELF__)
+// The records every generated dispatch header leaves in the section
+// cpud_compiled (include/cpudispatch/compiled.h): the linker defines these
+// when the program or shared library holds any. Hidden, so that each copy
+// of the runtime reads its own program's or library's.
+extern "C" {
+extern const cpud_mask __start_cpud_compiled[] __attribute__((weak, visibility("hidden")));
+extern const cpud_mask __stop_cpud_compiled[] __attribute__((weak, visibility("hidden")));
+}
+#endif
+
+namespace cpud::internal {
+void compiled_targets(int *known, cpud_mask *targets, cpud_mask *dispatched) {
+#if defined(__ELF__)
+  const cpud_mask *begin = __start_cpud_compiled, *end = __stop_cpud_compiled;
+  if (!begin || !end || begin >= end) return;  // no dispatch source: the build's set stays
+  feature_set members, implied;
+  for (const cpud_mask *r = begin; r < end; ++r) {
+    const feature_set m(*r);
+    for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
+      if (m.has(id)) implied |= implied_mask(id);
+    members |= m & every_feature();
+  }
+  *known = 1;
+  *targets = members;
+  *dispatched = members | implied;
+#else
+  (void)known, (void)targets, (void)dispatched;
+#endif
+}
+}  // namespace cpud::internal
+
 extern "C" {
 
 namespace {
@@ -178,6 +210,7 @@ cpud::internal::env_outcome apply_env(const cpud::feature_set &detected) {
       CPUD_WITH_DISPATCH(CPUD__T)
 #undef CPUD__T
       ;
+  compiled_targets(&in.compiled, &in.targets, &in.dispatched);
   env_outcome o = apply_env_masks(in);
   if (!o.ok) {
 #if CPUD_STARTUP_CHECK

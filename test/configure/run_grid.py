@@ -200,7 +200,7 @@ CASES = {
         qemu=[('Haswell', 'info', {}, 0, r'^$',
                r'(?s)^start-up executed \d+ CPUID instructions \(leaves read: 1 7\.0\)$.*^FMA3 +- +yes +- *$'),
               ('Haswell', 'info', {'CPUDISPATCH_ENABLE_CPU_FEATURES': 'fma3'}, 0,
-               r'^cpudispatch: warning: CPUDISPATCH_ENABLE_CPU_FEATURES: FMA3 is not a dispatch target of this build',
+               r'^cpudispatch: warning: CPUDISPATCH_ENABLE_CPU_FEATURES: FMA3 is not a target any dispatch source of this program was compiled for',
                r'^FMA3 +- +yes +- *\nAVX2 +dispatch +yes +masked *$'),
               ('Nehalem', 'info', {'CPUDISPATCH_ENABLE_CPU_FEATURES': 'fma3'}, 78,
                r'cannot enable FMA3: this CPU \(or its operating system\) does not support it')]),

@@ -2,7 +2,7 @@
 """The environment-variable rules through a real program (cpudispatch-info):
 exit status, the one-line message on stderr, and the effect on selection.
 
-  env_cli_test.py PATH/TO/cpudispatch-info PREFIX
+  env_cli_test.py PATH/TO/cpudispatch-info PREFIX [cpudispatch_targets.txt]
 """
 import json
 import os
@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 INFO, PREFIX = sys.argv[1], sys.argv[2]
+CONFIG = sys.argv[3] if len(sys.argv) > 3 else None  # cpudispatch_targets.txt
 DIS, EN = PREFIX + '_DISABLE_CPU_FEATURES', PREFIX + '_ENABLE_CPU_FEATURES'
 EXIT_ENV = 78
 WRAPPER = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
@@ -152,6 +153,44 @@ if top:
     got, err = info({DIS: ' ', EN: top[-1]})
     check(got['functions']['cpud_demo_sum_f32']['selected'] == top[-1],
           'a blank DISABLE beside ENABLE=%s should select it, got %s' % (top[-1], got['functions']))
+
+# The warnings compare a name with what this program's dispatch sources were
+# compiled for (ELF: the records every generated header leaves), not with
+# the build's cpu-dispatch set (docs/runtime.md): a feature of the build's
+# set that no compiled target needs changes nothing, and says so; one a
+# compiled target needs says nothing. Windows keeps no record: there the
+# build's set is compared, and such a feature is not warned about.
+if CONFIG:
+    sys.dont_write_bytecode = True
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
+    from cpudispatch_config import Config
+    cfg = Config(CONFIG)
+    needs = set()
+    for f in base['functions'].values():
+        for t in f['compiled']:
+            for m in cfg.members(t) if t != 'baseline' else []:
+                needs |= {m} | set(cfg.closure[m])
+    spare = [d for d in base['dispatch'] if d not in needs and d not in base['baseline']]
+    windows = INFO.endswith('.exe')
+    if spare:
+        got, err = info({DIS: spare[0]})
+        said = '%s: %s is not a target any dispatch source of this program was compiled for; it changes nothing' % (
+            DIS, spare[0])
+        if windows:
+            check('warning' not in err, 'DISABLE=%s (in the build\'s set; Windows keeps no record): no warning '
+                  'expected, got %r' % (spare[0], err))
+        else:
+            check(said in err, 'DISABLE=%s (compiled by no source of this program): expected %r, got %r'
+                  % (spare[0], said, err))
+        sel = lambda d: {k: v['selected'] for k, v in d['functions'].items()}
+        check(sel(got) == sel(base), 'DISABLE=%s changed a selection: %r, was %r' % (spare[0], sel(got), sel(base)))
+        print('DISABLE=%s: %s' % (spare[0], err.strip() or 'no warning'))
+    else:
+        print('every feature of the build\'s dispatch set is needed by a compiled target: nothing to compare')
+    used = [t for t in fn['compiled'] if t != 'baseline']
+    if used:
+        got, err = info({DIS: used[-1]})
+        check('changes nothing' not in err, 'DISABLE=%s (a compiled target) should not warn: %r' % (used[-1], err))
 
 if failures:
     print('\n'.join('FAIL: ' + f for f in failures))

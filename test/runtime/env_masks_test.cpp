@@ -180,6 +180,23 @@ TEST(EnvMasks, NameNotDispatchedIsAWarning) {
       << o.warning;
 }
 
+// With the program's records (in.compiled), the same comparison is with
+// what its sources were compiled for, and the message says so.
+TEST(EnvMasks, NameNotCompiledIsAWarningThatSaysWhatWasCompared) {
+  auto in = inputs("avx2", nullptr);
+  in.dispatched = CPUD_BIT(SSE42) | below_and(CPUD_BIT(POPCNT));
+  in.compiled = 1;
+  auto o = apply_env_masks(in);
+  ASSERT_TRUE(o.ok) << o.error;
+  EXPECT_NE(std::string(o.warning).find("AVX2 is not a target any dispatch source of this program was compiled "
+                                        "for; it changes nothing"),
+            std::string::npos)
+      << o.warning;
+  in.disable = "sse42";
+  o = apply_env_masks(in);
+  EXPECT_EQ(std::string(o.warning), "") << "SSE42 was compiled: DISABLE changes something";
+}
+
 TEST(EnvMasks, OnlySeparatorsIsUnset) {
   for (const char *v : {",", " ", "\t\n", " , \r\n"}) {
     auto o = apply_env_masks(inputs(v, nullptr));
