@@ -224,6 +224,18 @@ CPUD_HIDDEN const cpud_function *cpud_functions(void);
  * mask, and calls that start after this returns use the new one. For tests;
  * returns the previous mask (as set, before cpud_set_disabled_features). */
 CPUD_HIDDEN cpud_mask cpud_set_usable_mask(cpud_mask mask);
+/* What CPUD_DISPATCH_PICK (dispatch.h) says of a target name. */
+enum cpud_pick_status {
+  CPUD_PICK_OK = 0,           /* compiled, and usable by the calling thread now */
+  CPUD_PICK_NOT_USABLE = 1,   /* compiled; the CPU lacks it, or a mask switched it off */
+  CPUD_PICK_NOT_COMPILED = 2, /* a target of this arch the function was not compiled for */
+  CPUD_PICK_UNKNOWN = 3       /* not a target name of this arch (nor "baseline") */
+};
+/* Internal, for CPUD_DISPATCH_PICK: the index among names[0..count) of the
+ * target `name` names (any case; a group as A+B or A__B, in any order), or
+ * -1 with *status (if status is not NULL) CPUD_PICK_NOT_COMPILED or
+ * CPUD_PICK_UNKNOWN. */
+CPUD_HIDDEN int cpud__pick_find(const char *name, const char *const *names, int count, int *status);
 
 /* --- switching targets off at run time --- */
 /* Process-wide: the given features, and every feature that implies one of

@@ -10,18 +10,40 @@
  *       declares every compiled target of sum_f32
  *   CPUD_DISPATCH_CALL(sum_f32, (p, n))
  *       calls the highest-interest target this CPU can run (an expression;
- *       re-checks the CPU on every call: cache CPUD_DISPATCH_SELECT instead,
- *       or use the C++ CPUD_DISPATCH, in hot code). A source without a
- *       baseline build on a CPU none of its targets suits: prints why and
- *       aborts, like the C++ dispatcher
+ *       re-checks the CPU on every call: in hot code use the cached
+ *       dispatcher below, cache CPUD_DISPATCH_SELECT, or use the C++
+ *       CPUD_DISPATCH). A source without a baseline build on a CPU none of
+ *       its targets suits: prints why and aborts, like the C++ dispatcher
  *   CPUD_DISPATCH_SELECT(sum_f32)
  *       the best target's address (NULL when none can run and the source
  *       has no baseline build)
  *   CPUD_DISPATCH_CALL_ALL(sum_f32, (p, n))
  *       calls every target this CPU can run, then the baseline (tests)
+ *   CPUD_DISPATCH_SELECTED_NAME(sum_f32)
+ *       the name of the target CPUD_DISPATCH_SELECT returns ("AVX2",
+ *       "baseline"), NULL when none
+ *
+ * A cached dispatcher, for hot code: written once at file scope,
+ *
+ *   CPUD_DISPATCH_DEFINE(float, sum_f32, (const float *, size_t));
+ *       declares the targets (as CPUD_DISPATCH_DECLARE) and defines, static
+ *       to this file, a cached pointer and a registry record
+ *   CPUD_DISPATCH_CALL_CACHED(sum_f32, (p, n))
+ *       selects on the first call (registering sum_f32 in cpud_functions(),
+ *       so that mask changes select again), then calls through the cached
+ *       pointer: one load, a test and an indirect call
+ *   CPUD_DISPATCH_CACHED(sum_f32)
+ *       the cached pointer itself (NULL when no target can run)
+ *   CPUD_DISPATCH_PICK(sum_f32, "avx2", &status)
+ *       the compiled target of that name if it may run now, else NULL;
+ *       status: CPUD_PICK_OK, _NOT_USABLE, _NOT_COMPILED or _UNKNOWN
+ *   CPUD_DISPATCH_RECORD(sum_f32)
+ *       its cpud_function record: compiled targets, the selected one
  *
  * The lower-level CPUD__DISPATCH_CALL(CHK, CB, ...) and
- * CPUD__DISPATCH_BASELINE_CALL(CB, ...) come from the generated header.
+ * CPUD__DISPATCH_BASELINE_CALL(CB, ...) come from the generated header; CB
+ * always gets CHECK, TARGET and the rest, so it takes (CHECK, T, ...), and
+ * before C23 a caller with nothing to pass gives a dummy argument (~).
  */
 #ifndef CPUDISPATCH_DISPATCH_H_
 #define CPUDISPATCH_DISPATCH_H_
@@ -69,5 +91,134 @@
     CPUD__DISPATCH_CALL(CPUD_HAVE, CPUD__ALL_ONE, NAME, ARGS)          \
     CPUD__DISPATCH_BASELINE_CALL(CPUD__ALL_BASE, NAME, ARGS)           \
   } while (0)
+
+#define CPUD__NAME_IF(CHECK, T, NAME) (CHECK) ? #T :
+#define CPUD_DISPATCH_SELECTED_NAME(NAME)                              \
+  (CPUD__DISPATCH_CALL(CPUD_HAVE, CPUD__NAME_IF, NAME)                 \
+   CPUD__DISPATCH_FALLBACK("baseline", (const char *)0))
+
+/* ---- the cached dispatcher (CPUD_DISPATCH_DEFINE) ----
+ * It mirrors the C++ CPUD_DISPATCH (dispatch.hpp): a cached pointer, a
+ * cpud_function record registered on the first selection, reset by every
+ * mask change (the next call selects again), and, while some thread
+ * restricts itself (cpud_set_thread_allowed), a selection per call from the
+ * calling thread's mask. It selects with the same CHECK chain as
+ * CPUD_DISPATCH_SELECT, evaluated against a mask. In C no function can
+ * forward an unknown parameter list, so the cached pointer is 0 until the
+ * first selection (and after a reset) and each call tests it. Everything is
+ * static to the file that writes CPUD_DISPATCH_DEFINE. The functions are
+ * static inline, and those a caller uses are marked unused too: Clang warns
+ * of an unused static inline function outside a header, where a macro's
+ * expansion lands. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CPUD__UNUSED __attribute__((unused))
+#else
+#define CPUD__UNUSED
+#endif
+#define CPUD__IN_MASK(F) cpud_mask_has(cpud__m, CPUD_FEATURE_##F)
+#define CPUD__FN_OF(CHECK, T, NAME) &NAME##_##T,
+#define CPUD__FN_OF_BASE(NAME) &NAME##_baseline,
+#define CPUD__NAME_OF(CHECK, T, NAME) #T,
+#define CPUD__NAME_OF_BASE(NAME) "baseline",
+#define CPUD__KEY_OF(CHECK, T, NAME) CPUD_CAT(CPUD_FEATURE_, CPUD__KEY_##T),
+#define CPUD__KEY_OF_BASE(NAME) 0,
+/* In cpud__index_NAME: with cpud__want < 0, the first target usable in
+ * cpud__m; else whether target cpud__want is. */
+#define CPUD__INDEX_OF(CHECK, T, NAME)                                         \
+  if ((cpud__want < 0 || cpud__want == cpud__i) && (CHECK)) return cpud__i; \
+  if (cpud__want == cpud__i) return -1;                                      \
+  ++cpud__i;
+
+#define CPUD_DISPATCH_DEFINE(RET, NAME, ARGS)                                                                  \
+  CPUD_DISPATCH_DECLARE(RET NAME, ARGS)                                                                        \
+  typedef RET(*cpud__fn_##NAME) ARGS;                                                                          \
+  /* The compiled targets, highest interest first, the baseline build, then an end entry. */                   \
+  static const cpud__fn_##NAME cpud__fns_##NAME[] = {                                                          \
+      CPUD__DISPATCH_CALL(CPUD__NOCHK, CPUD__FN_OF, NAME)                                                      \
+      CPUD__DISPATCH_BASELINE_CALL(CPUD__FN_OF_BASE, NAME) 0};                                                 \
+  static const char *const cpud__names_##NAME[] = {                                                            \
+      CPUD__DISPATCH_CALL(CPUD__NOCHK, CPUD__NAME_OF, NAME)                                                    \
+      CPUD__DISPATCH_BASELINE_CALL(CPUD__NAME_OF_BASE, NAME) "none"};                                          \
+  static const int cpud__keys_##NAME[] = {                                                                     \
+      CPUD__DISPATCH_CALL(CPUD__NOCHK, CPUD__KEY_OF, NAME)                                                     \
+      CPUD__DISPATCH_BASELINE_CALL(CPUD__KEY_OF_BASE, NAME) 0};                                                \
+  static cpud__fn_##NAME cpud__slot_##NAME; /* the cached target; 0: select on the next call */                \
+  static int cpud__per_call_##NAME;        /* 1: some thread is restricted: select per call */                 \
+  static int cpud__selected_##NAME = -1;   /* what the record's selected() says */                             \
+  /* Index of the first target usable in cpud__m (cpud__want < 0; the                                          \
+     baseline's, or the end entry's, when none is), or whether target                                          \
+     cpud__want is (its index, else -1). */                                                                    \
+  static inline int cpud__index_##NAME(cpud_mask cpud__m, int cpud__want) {                                    \
+    int cpud__i = 0;                                                                                           \
+    (void)cpud__m;                                                                                             \
+    CPUD__DISPATCH_CALL(CPUD__IN_MASK, CPUD__INDEX_OF, NAME)                                                   \
+    return cpud__want < 0 || cpud__want == cpud__i ? cpud__i : -1;                                             \
+  }                                                                                                            \
+  static inline int cpud__count_##NAME(void) {                                                                 \
+    return (int)(sizeof cpud__names_##NAME / sizeof cpud__names_##NAME[0]) - 1;                                \
+  }                                                                                                            \
+  static inline const char *cpud__target_name_##NAME(int cpud__i) { return cpud__names_##NAME[cpud__i]; }      \
+  static inline int cpud__target_feature_##NAME(int cpud__i) { return cpud__keys_##NAME[cpud__i]; }            \
+  static inline int cpud__selected_of_##NAME(void) {                                                           \
+    const int cpud__i = __atomic_load_n(&cpud__selected_##NAME, __ATOMIC_RELAXED);                             \
+    return cpud__i < cpud__count_##NAME() ? cpud__i : -1;                                                      \
+  }                                                                                                            \
+  static inline void cpud__reset_##NAME(void) {                                                                \
+    __atomic_store_n(&cpud__selected_##NAME, -1, __ATOMIC_RELAXED);                                            \
+    __atomic_store_n(&cpud__per_call_##NAME, 0, __ATOMIC_SEQ_CST);                                             \
+    __atomic_store_n(&cpud__slot_##NAME, (cpud__fn_##NAME)0, __ATOMIC_SEQ_CST);                                \
+  }                                                                                                            \
+  static cpud_function cpud__record_##NAME = {#NAME, &cpud__count_##NAME, &cpud__target_name_##NAME,           \
+                                              &cpud__target_feature_##NAME, &cpud__selected_of_##NAME,         \
+                                              &cpud__reset_##NAME, 0, 0};                                      \
+  /* Registered first, so that from then on a mask change resets the record;                                   \
+     then selected, checking that no change came in between (as                                                \
+     dispatcher::resolve in dispatch.hpp). */                                                                  \
+  static inline cpud__fn_##NAME cpud__resolve_##NAME(void) {                                                   \
+    cpud__register(&cpud__record_##NAME);                                                                      \
+    const unsigned cpud__e = cpud__epoch();                                                                    \
+    const int cpud__i = cpud__index_##NAME(cpud_usable_mask(), -1);                                            \
+    const int cpud__shared = (int)(__atomic_load_n(&cpud__usable[0], __ATOMIC_SEQ_CST) & 1u);                  \
+    const cpud__fn_##NAME cpud__f = cpud__fns_##NAME[cpud__i];                                                 \
+    cpud__fn_##NAME cpud__unset = 0;                                                                           \
+    __atomic_store_n(&cpud__selected_##NAME,                                                                   \
+                     cpud__shared ? cpud__i : cpud__index_##NAME(cpud__process_mask(), -1), __ATOMIC_RELAXED); \
+    __atomic_store_n(&cpud__per_call_##NAME, !cpud__shared, __ATOMIC_SEQ_CST);                                 \
+    if (cpud__shared)                                                                                          \
+      __atomic_compare_exchange_n(&cpud__slot_##NAME, &cpud__unset, cpud__f, 0, __ATOMIC_SEQ_CST,              \
+                                  __ATOMIC_SEQ_CST);                                                           \
+    if (cpud__epoch() != cpud__e) cpud__reset_##NAME();                                                        \
+    return cpud__f;                                                                                            \
+  }                                                                                                            \
+  /* The slot is empty: select per call while a thread is restricted, else (again) cache. */                   \
+  static inline cpud__fn_##NAME cpud__uncached_##NAME(void) {                                                  \
+    if (__atomic_load_n(&cpud__per_call_##NAME, __ATOMIC_RELAXED)) {                                           \
+      const cpud_mask cpud__m = cpud_usable_mask();                                                            \
+      if (!(__atomic_load_n(&cpud__usable[0], __ATOMIC_RELAXED) & 1u))                                         \
+        return cpud__fns_##NAME[cpud__index_##NAME(cpud__m, -1)];                                              \
+    }                                                                                                          \
+    return cpud__resolve_##NAME();                                                                             \
+  }                                                                                                            \
+  CPUD__UNUSED static inline cpud__fn_##NAME cpud__cached_##NAME(void) {                                       \
+    const cpud__fn_##NAME cpud__f = __atomic_load_n(&cpud__slot_##NAME, __ATOMIC_RELAXED);                     \
+    return cpud__f ? cpud__f : cpud__uncached_##NAME();                                                        \
+  }                                                                                                            \
+  CPUD__UNUSED static inline cpud__fn_##NAME cpud__callee_##NAME(void) {                                       \
+    cpud__fn_##NAME cpud__f = __atomic_load_n(&cpud__slot_##NAME, __ATOMIC_RELAXED);                           \
+    if (!cpud__f && !(cpud__f = cpud__uncached_##NAME())) cpud__no_target(#NAME);                              \
+    return cpud__f;                                                                                            \
+  }                                                                                                            \
+  CPUD__UNUSED static inline cpud__fn_##NAME cpud__pick_##NAME(const char *cpud__target, int *cpud__status) {  \
+    const int cpud__i = cpud__pick_find(cpud__target, cpud__names_##NAME, cpud__count_##NAME(), cpud__status); \
+    const int cpud__ok = cpud__i >= 0 && cpud__index_##NAME(cpud_usable_mask(), cpud__i) >= 0;                 \
+    if (cpud__i >= 0 && cpud__status) *cpud__status = cpud__ok ? CPUD_PICK_OK : CPUD_PICK_NOT_USABLE;          \
+    return cpud__ok ? cpud__fns_##NAME[cpud__i] : 0;                                                           \
+  }                                                                                                            \
+  struct cpud__defined_##NAME /* ended by the caller's ';' */
+
+#define CPUD_DISPATCH_CALL_CACHED(NAME, ARGS) (cpud__callee_##NAME() ARGS)
+#define CPUD_DISPATCH_CACHED(NAME) cpud__cached_##NAME()
+#define CPUD_DISPATCH_PICK(NAME, TARGET, STATUS) cpud__pick_##NAME(TARGET, STATUS)
+#define CPUD_DISPATCH_RECORD(NAME) ((const cpud_function *)&cpud__record_##NAME)
 
 #endif /* CPUDISPATCH_DISPATCH_H_ */

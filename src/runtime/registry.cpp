@@ -1,6 +1,9 @@
 // The list of dispatched functions that have selected a target, for
 // introspection (cpudispatch-info) and for re-selecting them when a mask
-// changes (selection.cpp).
+// changes (selection.cpp); and CPUD_DISPATCH_PICK's reading of a target
+// name (dispatch.h).
+#include <cstddef>
+
 #include "detect.h"
 
 namespace {
@@ -17,6 +20,43 @@ void lock_ops() {
     }
 }
 void unlock_ops() { __atomic_store_n(&g_ops_lock, 0, __ATOMIC_RELEASE); }
+
+// The features a target name stands for, reduced as cpudispatch_gen reduces
+// a group (a member another member implies, or one of the baseline, adds
+// nothing): "AVX2__FMA3", "fma3+avx2" and "AVX2+FMA3+AVX" are one set;
+// "baseline" (and a name of baseline features only) is the empty set.
+// False when a member is no feature name of this arch.
+bool target_features(const char *name, cpud::feature_set &out) {
+  out = cpud::feature_set();
+  if (!name || !*name) return false;
+  static const char k_baseline[] = "baseline";
+  int n = 0;
+  while (k_baseline[n] && (name[n] | 0x20) == k_baseline[n]) ++n;
+  if (!k_baseline[n] && !name[n]) return true;
+  cpud::feature_set given;
+  for (const char *p = name;;) {
+    const char *e = p;
+    while (*e && *e != '+' && !(e[0] == '_' && e[1] == '_')) ++e;
+    char part[64];
+    const std::size_t len = static_cast<std::size_t>(e - p);
+    if (len == 0 || len >= sizeof part) return false;
+    for (std::size_t i = 0; i < len; ++i) part[i] = p[i];
+    part[len] = 0;
+    const int id = cpud_feature_by_name(part);
+    if (!id) return false;
+    given |= cpud::feature_set(id);
+    if (!*e) break;
+    p = e + (*e == '+' ? 1 : 2);
+  }
+  const cpud::feature_set base = cpud_baseline_mask();
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
+    if (!given.has(id) || base.has(id)) continue;
+    cpud::feature_set others = given;
+    others.w[id >> 6] &= ~(std::uint64_t{1} << (id & 63));
+    if (!cpud::feature_set(cpud_with_implied(others)).has(id)) out |= cpud::feature_set(id);
+  }
+  return true;
+}
 }  // namespace
 
 extern "C" {
@@ -42,6 +82,18 @@ void cpud__register(cpud_function *f) {
 // Sequentially consistent with the epoch (selection.cpp): a function that
 // registered before a change's epoch bump is seen by its re-selection walk.
 const cpud_function *cpud_functions(void) { return __atomic_load_n(&g_head, __ATOMIC_SEQ_CST); }
+
+int cpud__pick_find(const char *name, const char *const *names, int count, int *status) {
+  cpud::feature_set want, have;
+  if (!target_features(name, want)) {
+    if (status) *status = CPUD_PICK_UNKNOWN;
+    return -1;
+  }
+  for (int i = 0; i < count; ++i)
+    if (target_features(names[i], have) && have == want) return i;
+  if (status) *status = CPUD_PICK_NOT_COMPILED;
+  return -1;
+}
 
 void cpud__register_operator(cpud_operator *op) {
   lock_ops();

@@ -4,6 +4,8 @@
  *   api_c_test        every check; prints "api-c: PASS"
  *   api_c_test none   CPUD_DISPATCH_CALL of fast (no baseline build) with
  *                     every target masked off: must abort with the message
+ *   api_c_test none-cached   the same through CPUD_DISPATCH_CALL_CACHED
+ *                     (api_c_cached.c)
  */
 #undef NDEBUG /* the asserts are the test */
 #include <stdio.h>
@@ -38,6 +40,16 @@ static void usable_targets_of_sum(char *buf) {
   CPUD_sum__DISPATCH_BASELINE_CALL(APPEND_BASELINE, buf)
 }
 /* api-xmacro:end */
+
+/* api-xmacro-dummy:start */
+/* Nothing to pass: a dummy argument (~) for the `...`. */
+#define COUNT_IF(CHECK, T, ...) n += (CHECK);
+static int usable_targets_count(void) {  /* run once, not per call */
+  int n = 0;
+  CPUD_sum__DISPATCH_CALL(CPUD_HAVE, COUNT_IF, ~)
+  return n;
+}
+/* api-xmacro-dummy:end */
 
 /* api-c-two:start */
 #include "fast.dispatch.h"  /* the unprefixed macros now follow fast */
@@ -184,6 +196,10 @@ static void sentences(void) {
   EXPECT(strcmp(all, want) == 0);
   usable_targets_of_sum(via_cb);
   EXPECT(strcmp(via_cb, all) == 0);
+  /* The dummy-argument walk counts the same targets, less the baseline. */
+  int usable = 0;
+  for (const char *p = all; *p; ++p) usable += *p == ' ';
+  EXPECT(usable_targets_count() == usable - 1);
   /* CPUD_DISPATCH_CALL evaluates ARGS once; CALL_ALL once per target it calls. */
   int calls = 0, k = 0;
   for (const char *p = all; *p; ++p) calls += *p == ' ';
@@ -220,7 +236,8 @@ static void sentences(void) {
 #undef CLOSED
   }
   cpud_set_usable_mask(prev);
-  /* The C macros never register anything: the registry is the C++ dispatchers'. */
+  /* DECLARE, CALL, SELECT and CALL_ALL never register anything (only a
+   * CPUD_DISPATCH_DEFINE function's selection does: api_c_cached.c, later). */
   EXPECT(cpud_functions() == NULL);
   /* Ids: 1..CPUD_FEATURE_COUNT in table order, which is ascending interest. */
   int id = 0, last_interest = 0;
@@ -277,7 +294,13 @@ static void sentences(void) {
 
 #include "fast.dispatch.h" /* the macros follow fast from here on */
 
-static int none_mode(void) {
+/* api_c_cached.c: the cached dispatcher, pick by name, the selected name */
+int docs_api_c_cached(void);
+int docs_api_c_cached_fast_is_null(void);
+int docs_api_c_cached_call_fast(const int *v, int n, char *log);
+
+/* cached: through CPUD_DISPATCH_CALL_CACHED (api_c_cached.c) */
+static int none_mode(int cached) {
 #if CPUD_fast__TARGET_COUNT > 0
   const int v[4] = {1, 2, 3, 4};
   char log[64] = "";
@@ -286,10 +309,10 @@ static int none_mode(void) {
     return 0;
   }
   cpud_set_usable_mask(cpud_mask_none());
-  EXPECT(CPUD_DISPATCH_SELECT(fast) == NULL);
+  EXPECT(CPUD_DISPATCH_SELECT(fast) == NULL && (!cached || docs_api_c_cached_fast_is_null()));
   printf("calling fast\n");
   fflush(stdout);
-  int s = CPUD_DISPATCH_CALL(fast, (v, 4, log));
+  int s = cached ? docs_api_c_cached_call_fast(v, 4, log) : CPUD_DISPATCH_CALL(fast, (v, 4, log));
   printf("returned %d\n", s); /* never reached */
   return 1;
 #else
@@ -299,7 +322,8 @@ static int none_mode(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc > 1 && strcmp(argv[1], "none") == 0) return none_mode();
+  if (argc > 1 && strcmp(argv[1], "none") == 0) return none_mode(0);
+  if (argc > 1 && strcmp(argv[1], "none-cached") == 0) return none_mode(1);
   c_calls();
   two_sources();
   introspect();
@@ -307,6 +331,7 @@ int main(int argc, char **argv) {
   masks_for_tests();
   build_facts();
   sentences();
+  EXPECT(docs_api_c_cached() == 0);  /* after sentences(): it registers total */
   printf("arch: %s\nenv-prefix: %s\n", CPUD_ARCH, CPUD_ENV_PREFIX);
   printf("features:");
   for (int i = 1; i <= CPUD_FEATURE_COUNT; ++i) printf(" %s", cpud_feature_name(i));

@@ -293,6 +293,9 @@ int env_check(const char *name) {
 
 }  // namespace
 
+// api_cxx_c_cached.cpp: the C cached dispatcher from C++, against CPUD_DISPATCH.
+int docs_api_cxx_c_cached();
+
 int main(int argc, char **argv) {
   if (argc > 1 && !std::strcmp(argv[1], "none")) return none_mode(false);
   if (argc > 1 && !std::strcmp(argv[1], "none-get")) return none_mode(true);
@@ -306,6 +309,7 @@ int main(int argc, char **argv) {
   guards();
   registry();
   after_reset();
+  EXPECT(docs_api_cxx_c_cached() == 0);
   std::printf("api-cxx: PASS (scale: %s; selected %s)\n", CPUD_scale__TARGET_NAMES, scale.selected_name());
   return 0;
 }

@@ -12,7 +12,8 @@
    the programs print.
 2. The C and C++ programs (the blocks plus asserts) exit 0.
 3. With every target of `fast` (no baseline build) masked off, a dispatched
-   call from C and from C++ aborts after exactly the doc's message.
+   call from C (CPUD_DISPATCH_CALL and CPUD_DISPATCH_CALL_CACHED) and from
+   C++ aborts after exactly the doc's message.
 4. scoped_features inside a run with PREFIX_DISABLE_CPU_FEATURES set; a bad
    variable exits with status 78.
 5. What must not compile does not, and its control does (--compiles, from
@@ -157,7 +158,7 @@ want = outputs.get('api-msg-none')
 if not want:
     fail('docs/api.md has no api-msg-none text block (the message of a call with no target)')
 else:
-    for prog, mode in ((a.c, 'none'), (a.cxx, 'none'), (a.cxx, 'none-get')):
+    for prog, mode in ((a.c, 'none'), (a.c, 'none-cached'), (a.cxx, 'none'), (a.cxx, 'none-get')):
         r = run([prog, mode])
         if 'has-baseline' in r.stdout or 'has-no-target' in r.stdout:
             print('note: %s: fast has a baseline build or no target here; abort not checked' % prog)
@@ -186,7 +187,9 @@ if r.returncode != 78 or len(err) != 1 or not err[0].startswith('cpudispatch: ')
 
 # ---- 5. compile-time claims ----
 want_compiles = {'call-all-as-statement': 'yes', 'call-all-as-expression': 'no',
-                 'own-arch-id': 'yes', 'other-arch-id': 'no'}
+                 'own-arch-id': 'yes', 'other-arch-id': 'no',
+                 'xmacro-cb-two-params': 'no', 'xmacro-no-rest-c99': 'no', 'xmacro-dummy-rest-c99': 'yes',
+                 'cached-c99-pedantic': 'yes', 'cached-cxx-pedantic': 'yes', 'pick-without-define': 'no'}
 got = dict(x.split('=', 1) for x in a.compiles)
 for what, expect in want_compiles.items():
     if got.get(what) != expect:
