@@ -171,14 +171,14 @@ def header(cfg, name, wanted, targets, with_baseline, notes):
         lines.append('#endif')
     # Records of what was compiled, which the runtime reads at start-up for
     # the environment variables' warnings (cpudispatch/compiled.h).
-    words = len(cfg.order) // 64 + 1
-    lines.append('/* What this source was compiled for, read at start-up (cpudispatch/compiled.h):')
+    words = 2 * (len(cfg.order) // 64 + 1)  # CPUD__NOTE_WORDS
+    lines.append('/* What this source was compiled for, read at run time (cpudispatch/compiled.h):')
     lines.append(' * the source itself, then each target\'s members. */')
     lines.append('#include "cpudispatch/compiled.h"')
-    lines.append('CPUD__COMPILED_RECORD(cpud__compiled_%s) = {{%s}};' % (ident, ', '.join(['0'] * words)))
+    lines.append('CPUD__COMPILED_RECORD(cpud__compiled_%s) = CPUD__COMPILED_NOTE(%s);' % (ident, ', '.join(['0'] * words)))
     for t in targets:
         ws = [' | '.join('CPUD__COMPILED_W(%d, %s)' % (i, m) for m in cfg.members(t)) for i in range(words)]
-        lines.append('CPUD__COMPILED_RECORD(cpud__compiled_%s_%s) = {{%s}};' % (ident, t, ', '.join(ws)))
+        lines.append('CPUD__COMPILED_RECORD(cpud__compiled_%s_%s) = CPUD__COMPILED_NOTE(%s);' % (ident, t, ', '.join(ws)))
     lines.append('#define %sTARGET_COUNT %d' % (p, len(compiled)))
     lines.append('#define %sTARGET_NAMES "%s"' % (p, ' '.join(compiled)))
     # Nothing compiled (only other arches' names, no baseline): a call links

@@ -1,17 +1,20 @@
 /*
  * cpudispatch: what a program's dispatch sources were compiled for, known
- * at start-up.
+ * at run time.
  *
  * Every generated NAME.dispatch.h defines one record per compiled target
- * (the target's member features, a cpud_mask) and one empty record for the
- * source itself, in the section "cpud_compiled". Every file that includes
- * the header holds them, the target builds included, so the linked program
- * or shared library holds the records of every source it can call. The
- * runtime reads them between the linker's __start_/__stop_ symbols, which
- * are hidden: each copy of the runtime (one per program or shared library)
- * sees its own. The environment variables' warnings compare against them
- * (docs/runtime.md): DISABLE=xop in a program none of whose sources was
- * compiled for XOP changes nothing, and says so.
+ * (the target's member features) and one empty record for the source
+ * itself. Every file that includes the header holds them, the target
+ * builds included, so the linked program or shared library holds the
+ * records of every source it can call. A record is an ELF note (section
+ * .note.cpudispatch, name "cpud"): the linker gathers notes into the
+ * program's or library's PT_NOTE segments, which stay in memory, and the
+ * runtime finds its own program's or library's through dl_iterate_phdr.
+ * No symbol is involved: nothing is exported, and each copy of the runtime
+ * (one per program or shared library) reads only its own. The environment
+ * variables' warnings compare against them (docs/runtime.md): DISABLE=xop
+ * in a program none of whose sources was compiled for XOP changes nothing,
+ * and says so.
  *
  * ELF only (Linux); elsewhere no record is kept and the warnings compare
  * against the build's cpu-dispatch set.
@@ -21,13 +24,23 @@
 
 #include "cpudispatch.h"
 
-/* Word I of the mask bit of feature F. */
+/* The note's type, and its description: the features as 32-bit words
+ * (notes are 4-byte aligned), word I holding feature ids 32*I..32*I+31. */
+#define CPUD__NOTE_TYPE 0x63707564u
+#define CPUD__NOTE_WORDS (2 * CPUD_MASK_WORDS)
+typedef struct cpud__compiled_note {
+  uint32_t namesz, descsz, type;
+  char name[8];
+  uint32_t desc[CPUD__NOTE_WORDS];
+} cpud__compiled_note;
+/* Word I of the bit of feature F. */
 #define CPUD__COMPILED_W(I, F) \
-  ((CPUD_FEATURE_##F) / 64 == (I) ? (uint64_t)1 << ((CPUD_FEATURE_##F) % 64) : (uint64_t)0)
+  ((CPUD_FEATURE_##F) / 32 == (I) ? (uint32_t)1 << ((CPUD_FEATURE_##F) % 32) : (uint32_t)0)
+#define CPUD__COMPILED_NOTE(...) \
+  { 5, (uint32_t)(4 * CPUD__NOTE_WORDS), CPUD__NOTE_TYPE, "cpud", { __VA_ARGS__ } }
 
 #if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
-/* retain: kept under --gc-sections by linkers that drop sections only
- * __start_/__stop_ refer to (lld's -z start-stop-gc). */
+/* retain: kept under --gc-sections too. */
 #if defined(__has_attribute)
 #if __has_attribute(retain)
 #define CPUD__COMPILED_RETAIN retain,
@@ -36,10 +49,11 @@
 #ifndef CPUD__COMPILED_RETAIN
 #define CPUD__COMPILED_RETAIN
 #endif
-#define CPUD__COMPILED_RECORD(ID) \
-  static const cpud_mask ID __attribute__((CPUD__COMPILED_RETAIN used, section("cpud_compiled"), aligned(8)))
+#define CPUD__COMPILED_RECORD(ID)                                                                       \
+  static const cpud__compiled_note ID __attribute__((CPUD__COMPILED_RETAIN used, section(".note.cpudispatch"), \
+                                                     aligned(4)))
 #else
-#define CPUD__COMPILED_RECORD(ID) static const cpud_mask ID __attribute__((unused))
+#define CPUD__COMPILED_RECORD(ID) static const cpud__compiled_note ID __attribute__((unused))
 #endif
 
 #endif /* CPUDISPATCH_COMPILED_H_ */

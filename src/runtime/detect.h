@@ -79,7 +79,8 @@ CPUD_HIDDEN cpud_mask dispatched_mask();
 // for, from their records (include/cpudispatch/compiled.h): sets *known
 // to 1, *targets to the targets' members and *dispatched to those and what
 // they imply; leaves all three as they are where there is no record (no
-// dispatch source, or not ELF).
+// dispatch source, or not ELF). Walks the loaded objects (dl_iterate_phdr):
+// called only when an environment variable is set.
 CPUD_HIDDEN void compiled_targets(int *known, cpud_mask *targets, cpud_mask *dispatched);
 
 // selection.cpp, which holds the process's sets under one lock: publishes

@@ -1,8 +1,10 @@
 // Feature names, implied masks, and the usable mask every dispatch reads.
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "cpudispatch/compiled.h"
 #include "detect.h"
 #include "env_masks.h"
 
@@ -149,32 +151,79 @@ cpud_mask dispatched_mask() {
 
 }  // namespace cpud::internal
 
-#if defined(__ELF__)
-// The records every generated dispatch header leaves in the section
-// cpud_compiled (include/cpudispatch/compiled.h): the linker defines these
-// when the program or shared library holds any. Hidden, so that each copy
-// of the runtime reads its own program's or library's.
-extern "C" {
-extern const cpud_mask __start_cpud_compiled[] __attribute__((weak, visibility("hidden")));
-extern const cpud_mask __stop_cpud_compiled[] __attribute__((weak, visibility("hidden")));
-}
+#if defined(__ELF__) && defined(__has_include)
+#if __has_include(<link.h>)
+#define CPUD__HAVE_NOTES 1
+#include <link.h>
+#endif
 #endif
 
 namespace cpud::internal {
-void compiled_targets(int *known, cpud_mask *targets, cpud_mask *dispatched) {
-#if defined(__ELF__)
-  const cpud_mask *begin = __start_cpud_compiled, *end = __stop_cpud_compiled;
-  if (!begin || !end || begin >= end) return;  // no dispatch source: the build's set stays
+#if CPUD__HAVE_NOTES
+namespace {
+// The records every generated dispatch header leaves (include/cpudispatch/
+// compiled.h) are ELF notes: walk the PT_NOTE segments of the program or
+// shared library that holds this copy of the runtime (the object one of
+// whose loaded segments holds this function), and of no other.
+struct note_walk {
+  std::uintptr_t self;
+  int found;
   feature_set members, implied;
-  for (const cpud_mask *r = begin; r < end; ++r) {
-    const feature_set m(*r);
-    for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
-      if (m.has(id)) implied |= implied_mask(id);
-    members |= m & every_feature();
+};
+
+void read_notes(const unsigned char *p, const unsigned char *end, std::size_t align, note_walk *w) {
+  const auto up = [align](std::size_t n) { return (n + align - 1) & ~(align - 1); };
+  while (p + 12 <= end) {
+    std::uint32_t h[3];
+    std::memcpy(h, p, sizeof h);
+    const unsigned char *name = p + 12, *desc = name + up(h[0]);
+    if (desc + h[1] > end) return;
+    if (h[0] == 5 && h[2] == CPUD__NOTE_TYPE && std::memcmp(name, "cpud", 5) == 0 &&
+        h[1] == sizeof(std::uint32_t) * CPUD__NOTE_WORDS) {
+      std::uint32_t words[CPUD__NOTE_WORDS];
+      std::memcpy(words, desc, sizeof words);
+      cpud_mask m{};
+      for (int i = 0; i < CPUD_MASK_WORDS; ++i)
+        m.w[i] = words[2 * i] | static_cast<std::uint64_t>(words[2 * i + 1]) << 32;
+      const feature_set f = feature_set(m) & every_feature();
+      for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
+        if (f.has(id)) w->implied |= implied_mask(id);
+      w->members |= f;
+      w->found = 1;
+    }
+    p = desc + up(h[1]);
   }
+}
+
+int on_object(struct dl_phdr_info *info, std::size_t, void *arg) {
+  auto *w = static_cast<note_walk *>(arg);
+  bool mine = false;
+  for (int i = 0; i < info->dlpi_phnum && !mine; ++i) {
+    const auto &ph = info->dlpi_phdr[i];
+    const std::uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
+    mine = ph.p_type == PT_LOAD && w->self >= lo && w->self < lo + ph.p_memsz;
+  }
+  if (!mine) return 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const auto &ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_NOTE) continue;
+    const auto *p = reinterpret_cast<const unsigned char *>(info->dlpi_addr + ph.p_vaddr);
+    read_notes(p, p + ph.p_memsz, ph.p_align == 8 ? 8 : 4, w);
+  }
+  return 1;  // this object's: stop
+}
+}  // namespace
+#endif
+
+void compiled_targets(int *known, cpud_mask *targets, cpud_mask *dispatched) {
+#if CPUD__HAVE_NOTES
+  note_walk w{};
+  w.self = reinterpret_cast<std::uintptr_t>(&on_object);
+  dl_iterate_phdr(&on_object, &w);
+  if (!w.found) return;  // no dispatch source: the build's set stays
   *known = 1;
-  *targets = members;
-  *dispatched = members | implied;
+  *targets = w.members;
+  *dispatched = w.members | w.implied;
 #else
   (void)known, (void)targets, (void)dispatched;
 #endif
@@ -210,7 +259,9 @@ cpud::internal::env_outcome apply_env(const cpud::feature_set &detected) {
       CPUD_WITH_DISPATCH(CPUD__T)
 #undef CPUD__T
       ;
-  compiled_targets(&in.compiled, &in.targets, &in.dispatched);
+  // Only a variable's warnings need the records: no walk otherwise.
+  if (names_something(in.disable) || names_something(in.enable))
+    compiled_targets(&in.compiled, &in.targets, &in.dispatched);
   env_outcome o = apply_env_masks(in);
   if (!o.ok) {
 #if CPUD_STARTUP_CHECK

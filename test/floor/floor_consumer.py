@@ -346,10 +346,7 @@ class Case:
             opt = ['-D'] if lib.endswith('.so.6') else []
             out = run([nm] + opt + ['--defined-only', path]).stdout
             libc.update(l.split()[-1].split('@')[0] for l in out.splitlines() if len(l.split()) >= 3)
-        # The bounds of the program's own records (cpudispatch/compiled.h):
-        # weak, and defined by the linker itself, from no library.
-        linker_defined = {'_GLOBAL_OFFSET_TABLE_', '__start_cpud_compiled', '__stop_cpud_compiled'}
-        foreign = sorted(s for s in undefined - defined if s not in libc and s not in linker_defined)
+        foreign = sorted(s for s in undefined - defined if s not in libc and s != '_GLOBAL_OFFSET_TABLE_')
         print('  runtime: %d objects, %d defined global symbols, %d undefined from libc/libgcc, no weak: %s'
               % (len(objs), len(defined), len(undefined - defined), not weak))
         if foreign:
