@@ -89,7 +89,10 @@ def show(cmd):
     print('$ ' + ' '.join(shlex.quote(a) for a in cmd))
 
 
-class Case:
+class Case(run_consumer.Case):
+    """fail, sh and make_project (the fixture copied, with the release wrap
+    in its subprojects/) are test/consumer's."""
+
     def __init__(self, root, name, tmp, build_dir):
         self.root, self.name, self.c, self.tmp = root, name, CASES[name], tmp
         self.wrap_build = build_dir
@@ -101,21 +104,10 @@ class Case:
         self.runs = 0
         self.x86 = 'cross' not in self.c
 
-    def fail(self, msg):
-        print('FAIL: ' + msg)
-        self.failures.append(msg)
-
     def missing(self):
         need = [self.c['cc'], self.c['cxx'], 'meson', 'ninja', 'git', 'pkg-config', 'ar', 'objcopy', 'readelf']
         need.append('qemu-x86_64' if self.x86 else self.c['qemu'][0])
         return [n for n in need if not shutil.which(n)]
-
-    def sh(self, cmd, what, **kw):
-        p = run(cmd, **kw)
-        if p.returncode != 0:
-            print((p.stdout + p.stderr)[-4000:])
-            self.fail('%s failed (status %d)' % (what, p.returncode))
-        return p
 
     # -- the docs' blocks ----------------------------------------------------
     def check_blocks(self):
@@ -133,9 +125,6 @@ class Case:
             self.fail('the fixture lacks docs/libraries.md\'s recipe block verbatim (its sources aside)')
 
     # -- configure, build, install ---------------------------------------------
-    # The fixture copied, with the release wrap in its subprojects/.
-    make_project = run_consumer.Case.make_project
-
     def configure_build_install(self):
         env = {k: v for k, v in os.environ.items()
                if k not in ('CFLAGS', 'CXXFLAGS', 'CPPFLAGS', 'LDFLAGS', 'CC', 'CXX')}
