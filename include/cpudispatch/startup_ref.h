@@ -18,16 +18,18 @@
  *
  * The pointer is constant data (no initialiser runs, so target builds may
  * include this too) and `used` keeps it at -O2 and under LTO. Not planted
- * in the runtime itself, or in host mode (startup-check=false), where
- * there is no check and cpud_host_init() is called instead.
+ * in the runtime itself, in host mode (startup-check=false), where there is
+ * no check and cpud_host_init() is called instead, or in files built at the
+ * floor with cpudispatch_floor_dep (CPUD_NO_BASELINE_GUARD): they hold no
+ * baseline code to guard, and may be linked without the runtime.
  */
 #ifndef CPUDISPATCH_STARTUP_REF_H_
 #define CPUDISPATCH_STARTUP_REF_H_
 
 #include "cpudispatch_config.h"
 
-#if CPUD_STARTUP_CHECK && !defined(CPUD__RUNTIME) && !defined(CPUD__NO_STARTUP_REF) && \
-    (defined(__GNUC__) || defined(__clang__))
+#if CPUD_STARTUP_CHECK && !defined(CPUD__RUNTIME) && !defined(CPUD_NO_BASELINE_GUARD) && \
+    !defined(CPUD__NO_STARTUP_REF) && (defined(__GNUC__) || defined(__clang__))
 #ifdef __cplusplus
 extern "C" {
 #endif

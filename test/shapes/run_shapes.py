@@ -17,13 +17,15 @@ cpu-dispatch, then checks:
            line and docs/libraries.md's recipe verbatim (sources aside);
   foo.pc   -Wl,--undefined=cpud__startup_check_anchor is in Libs for a
            static-only foo, in Libs.private otherwise, as the docs say;
-           libfoo.so exports no cpud_ symbol and no record bounds;
+           libfoo.so exports no cpud_ symbol;
   programs the snippet's executable and every use_ENTRY_LANG_KIND program
            (one entry point of the library, C or C++, linked with the
            static or shared half) and the same programs built after
            `meson install` by the plain C / C++ compiler with `pkg-config
-           --cflags --libs foo`: natively and under qemu -cpu Haswell
-           status 0 and the right result; under -cpu Nehalem status 69
+           --cflags --libs foo`: under qemu -cpu Haswell, and natively
+           (69 instead where this CPU, as its kernel and CPUID say, lacks
+           an x86_v3 baseline), status 0 and the right result; under -cpu
+           Nehalem status 69
            and the check's message with an x86_v3 baseline, 0 with the
            default one; with DISABLE=nonsense status 78 and its message.
            aarch64: under qemu-aarch64, status 0; DISABLE=asimd (a
@@ -31,7 +33,8 @@ cpu-dispatch, then checks:
   controls x86_v3 static: the installed libfoo.a linked by `cc` without
            pkg-config's --undefined: the program calling only foo_util
            (no cpudispatch header) dies of SIGILL under Nehalem, the one
-           calling foo_sum still exits 69 (the header's reference alone).
+           calling foo_sum or foo_plain still exits 69 under Nehalem and 78
+           with DISABLE=nonsense (the header's reference alone).
            Cases control-*: the library built with -DCPUD__NO_STARTUP_REF
            (and, on x86, cpu-dispatch=none: no CHECK calls the runtime)
            and linked that way: foo_sum and foo_plain die of SIGILL under
@@ -52,6 +55,7 @@ sys.dont_write_bytecode = True  # nothing written into the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'consumer'))
+import cpu_facts  # noqa: E402  (test/cpu_facts.py)
 import doc_blocks  # noqa: E402  (test/doc_blocks.py)
 import run_consumer  # noqa: E402  (test/consumer/run_consumer.py)
 
@@ -102,6 +106,7 @@ class Case(run_consumer.Case):
         self.dest = os.path.join(tmp, 'dest')
         self.failures = []
         self.runs = 0
+        self.host = None
         self.x86 = 'cross' not in self.c
 
     def missing(self):
@@ -228,6 +233,12 @@ class Case(run_consumer.Case):
             self.fail('%s%s: status %d, expected %d with %r before main; stdout %r stderr %r'
                       % (os.path.basename(exe), what, p.returncode, status, pattern, p.stdout, p.stderr[-300:]))
 
+    def host_flags(self):
+        """This CPU's features, as the kernel and CPUID say (never assumed)."""
+        if self.host is None:
+            self.host = cpu_facts.host_flags(self.c['cc'])
+        return self.host
+
     def check_program(self, exe):
         bad = {'CPUDISPATCH_DISABLE_CPU_FEATURES': 'nonsense'}
         self.expect_status(exe, 78, r'^cpudispatch: CPUDISPATCH_DISABLE_CPU_FEATURES: unknown CPU feature "nonsense"',
@@ -237,7 +248,11 @@ class Case(run_consumer.Case):
             self.expect_status(exe, 78, r'^cpudispatch: CPUDISPATCH_DISABLE_CPU_FEATURES: cannot disable ASIMD',
                                env={'CPUDISPATCH_DISABLE_CPU_FEATURES': 'asimd'}, what=' DISABLE=asimd')
             return
-        self.expect_ok(exe, what=' (this CPU)')
+        if self.c['baseline'] == 'x86_v3' and not cpu_facts.X86_NEEDS['X86_V3'] <= self.host_flags():
+            # This machine is below the baseline: the check refuses here too.
+            self.expect_status(exe, 69, BASELINE_MSG.pattern, what=' (this CPU, below x86_v3)')
+        else:
+            self.expect_ok(exe, what=' (this CPU)')
         self.expect_ok(exe, 'Haswell', what=' under Haswell')
         if self.c['baseline'] == 'x86_v3':
             self.expect_status(exe, 69, BASELINE_MSG.pattern, 'Nehalem', what=' under Nehalem')
@@ -296,9 +311,12 @@ class Case(run_consumer.Case):
                     self.fail('control: %s without the references should accept DISABLE=nonsense (status 0), got '
                               '%d' % (e, p.returncode))
             return
-        # The header's reference alone keeps the check for a dispatched entry.
-        self.expect_status(links['foo_sum'], 69, BASELINE_MSG.pattern, 'Nehalem', what=' (no --undefined)')
-        self.expect_status(links['foo_plain'], 69, BASELINE_MSG.pattern, 'Nehalem', what=' (no --undefined)')
+        # The header's reference alone keeps the check for a dispatched entry:
+        # the same link line as the control case's gives 69 and 78.
+        for e in ('foo_sum', 'foo_plain'):
+            self.expect_status(links[e], 69, BASELINE_MSG.pattern, 'Nehalem', what=' (no --undefined)')
+            self.expect_status(links[e], 78, 'unknown CPU feature "nonsense"',
+                               env={'CPUDISPATCH_DISABLE_CPU_FEATURES': 'nonsense'}, what=' (no --undefined)')
         # A file with no cpudispatch header needs the --undefined.
         p = self.launch(links['foo_util'], 'Nehalem')
         if p.returncode not in SIGILL:
