@@ -10,8 +10,42 @@
 //                          on every call (the hand-written style of OpenCV's
 //                          arithmetic tables)
 //   intern_hit             a composite type's fingerprint looked up again
+// Real traffic: a working set of call signatures, called round robin (each
+// iteration resolves and calls the next one), so a cache that keeps one
+// signature per slot, or stops caching, shows; the /N is the working set:
+//   direct_round_robin/N   each signature's selected kernel, resolved once,
+//                          called through its pointer round robin (the same
+//                          loop without resolve(): the baseline)
+//   op_round_robin/N       op.resolve(call) + call, round robin. N <= 58: the
+//                          call signatures the typed-array example's add
+//                          accepts (the pairs of its 8 array types that
+//                          resolve; 1 and 8 are spread over them; over all
+//                          14 built-in types it would be 156); 200: one with
+//                          kernels (t) and (t, t) for every built-in t,
+//                          casting unsafe (the first 200 calls it accepts)
+//   rank_round_robin/N     cpud::resolve over the kernels + call, round robin:
+//                          the cost of every call missing the cache
+//   op_round_robin_after_declarations
+//                          op_round_robin/58 on an operator that re-resolved
+//                          the 58 after each of 10,000 rule declarations
+//                          (types().declare invalidates every operator)
+//   op_round_robin_after_registrations
+//                          op_round_robin/58 on add's 8 kernels plus 240
+//                          arity-3 kernels added by add_kernel, the 58
+//                          re-resolved after each registration
+//   explain_no_match       add.explain() of a call no kernel accepts
+//   explain_ambiguous      add.explain() of a call whose best kernels tie
+//                          ((bool, bool): int8 and uint8)
+// The working sets are built once per process (their setup is no part of
+// any repetition); counters give N and, for the "after" ones, the setup.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "cpudispatch/operator.hpp"
@@ -145,6 +179,381 @@ void BM_intern_hit(benchmark::State &state) {
   }
 }
 BENCHMARK(BM_intern_hit);
+
+// ---- Real traffic: working sets of call signatures ----
+
+using cpud::dtype;
+
+// The add operator of examples/typed-array (src/typed_array.cpp): its
+// signatures, casting and tie rule, every kernel the trivial function.
+constexpr auto k_add_casting = cpud::casting::safe;
+constexpr auto k_add_ties = cpud::tie_rule::most_specific;
+constexpr cpud::kernel<fn> add_kernels[] = {
+    CPUD_KERNEL(cpud_bench_add, dtype::int8, dtype::int8),
+    CPUD_KERNEL(cpud_bench_add, dtype::int16, dtype::int16),
+    CPUD_KERNEL(cpud_bench_add, dtype::int32, dtype::int32),
+    CPUD_KERNEL(cpud_bench_add, dtype::int64, dtype::int64),
+    CPUD_KERNEL(cpud_bench_add, dtype::uint8, dtype::uint8),
+    CPUD_KERNEL(cpud_bench_add, dtype::float32, dtype::float32),
+    CPUD_KERNEL(cpud_bench_add, dtype::float64, dtype::float64),
+    CPUD_KERNEL(cpud_bench_add, dtype::complex64, dtype::complex64)};
+constexpr int k_add_kernels = sizeof add_kernels / sizeof add_kernels[0];
+// The example's arrays hold these types only (its visit()), so its add sees
+// their 64 pairs, of which it accepts 58: (int32 | int64 | float64,
+// complex64) and back need an unsafe conversion. Over all 14 built-in types
+// the operator accepts 156 pairs, most of which no caller of the example
+// makes. The setup counts and checks the 58: every "58" below means them.
+constexpr dtype k_array_types[] = {dtype::int8,  dtype::int16,   dtype::int32,   dtype::int64,
+                                   dtype::uint8, dtype::float32, dtype::float64, dtype::complex64};
+constexpr int k_add_calls = 58;
+
+// A kernel of the trivial function with types known only at run time.
+cpud::kernel<fn> make_kernel(const dtype *types, int arity) {
+  cpud::kernel<fn> k = CPUD_KERNEL(cpud_bench_add, dtype::bool_);
+  k.arity = arity;
+  for (int a = 0; a < arity; ++a) k.types[a] = types[a];
+  return k;
+}
+
+struct call_sig {
+  dtype types[cpud::k_max_arity];
+  int arity;
+};
+
+std::string text(const call_sig &c) { return cpud::signature_text(c.types, c.arity); }
+
+// Every call of this arity over the built-in types, in typecode order, as
+// cpud::resolve answers it with the operator's rules (op.resolve is checked
+// against this, not trusted to build it); calls that tie go to *ambiguous.
+std::vector<call_sig> accepted_calls(const cpud::kernel<fn> *ks, int nk, cpud::casting limit, cpud::tie_rule tie,
+                                     int arity, std::vector<call_sig> *ambiguous = nullptr) {
+  std::vector<cpud::signature> sigs;
+  for (int i = 0; i < nk; ++i) sigs.push_back({ks[i].types, ks[i].arity});
+  std::vector<call_sig> out;
+  int total = 1;
+  for (int a = 0; a < arity; ++a) total *= cpud::k_builtin_dtypes;
+  for (int code = 0; code < total; ++code) {
+    call_sig c{{}, arity};
+    for (int a = arity - 1, rest = code; a >= 0; --a, rest /= cpud::k_builtin_dtypes)
+      c.types[a] = static_cast<dtype>(rest % cpud::k_builtin_dtypes);
+    const cpud::resolution r = cpud::resolve(c.types, arity, sigs.data(), nk, limit, tie, cpud::convert);
+    if (r.kind == cpud::resolution::ok) out.push_back(c);
+    if (r.kind == cpud::resolution::ambiguous && ambiguous) ambiguous->push_back(c);
+  }
+  return out;
+}
+
+bool array_type(dtype t) {
+  return std::find(std::begin(k_array_types), std::end(k_array_types), t) != std::end(k_array_types);
+}
+
+// add's working set: every built-in pair it accepts whose types arrays have.
+const std::vector<call_sig> &add_calls() {
+  static const std::vector<call_sig> calls = [] {
+    std::vector<call_sig> out;
+    for (const call_sig &c : accepted_calls(add_kernels, k_add_kernels, k_add_casting, k_add_ties, 2))
+      if (array_type(c.types[0]) && array_type(c.types[1])) out.push_back(c);
+    return out;
+  }();
+  return calls;
+}
+
+// An operator of its own (no other benchmark's calls in its cache), the calls
+// of its working set and each call's kernel, resolved once.
+struct working_set {
+  const cpud::kernel<fn> *kernels = nullptr;  // the static table
+  int n_kernels = 0;
+  cpud::casting limit{};
+  cpud::tie_rule tie{};
+  std::unique_ptr<cpud::op<fn>> op;
+  std::vector<call_sig> calls;
+  std::vector<fn> direct;
+  std::string error;  // why the benchmark is skipped
+  double setup_s = 0;
+  long resolutions = 0;  // in the setup
+
+  // The kernel cpud::resolve picks for c among the static kernels.
+  const cpud::kernel<fn> *expected(const call_sig &c) const {
+    std::vector<cpud::signature> sigs;
+    for (int i = 0; i < n_kernels; ++i) sigs.push_back({kernels[i].types, kernels[i].arity});
+    const cpud::resolution r = cpud::resolve(c.types, c.arity, sigs.data(), n_kernels, limit, tie, cpud::convert);
+    return r.kind == cpud::resolution::ok ? &kernels[r.index] : nullptr;
+  }
+  // op.resolve must agree with cpud::resolve on every call (compared by
+  // signature: a cache may hand out copies of kernels); false, with the
+  // error set, where it does not.
+  bool check() {
+    for (const call_sig &c : calls) {
+      const cpud::kernel<fn> *want = expected(c);
+      const cpud::resolved<fn> &got = op->resolve(c.types, c.arity);
+      if (!want || !got || got.k->arity != want->arity ||
+          !std::equal(want->types, want->types + want->arity, got.k->types)) {
+        error = "op.resolve" + text(c) + " disagrees with cpud::resolve";
+        return false;
+      }
+    }
+    return true;
+  }
+  // One round-robin pass, as the timed loop makes it.
+  int pass(int acc) {
+    for (const call_sig &c : calls) acc = op->resolve(c.types, c.arity).fn()(acc, 1);
+    resolutions += static_cast<long>(calls.size());
+    return acc;
+  }
+};
+
+template <std::size_t K>
+std::unique_ptr<working_set> make_set(const cpud::kernel<fn> (&table)[K], cpud::casting limit, cpud::tie_rule tie,
+                                      std::vector<call_sig> calls) {
+  auto w = std::make_unique<working_set>();
+  w->kernels = table;
+  w->n_kernels = static_cast<int>(K);
+  w->limit = limit;
+  w->tie = tie;
+  w->op = std::make_unique<cpud::op<fn>>("bench", table, limit, tie);
+  w->calls = std::move(calls);
+  for (const call_sig &c : w->calls) {
+    const cpud::kernel<fn> *k = w->expected(c);
+    w->direct.push_back(k ? k->get() : nullptr);
+  }
+  return w;
+}
+
+// add's 58 calls; an error instead where add does not accept 58 (then no
+// "58" benchmark measures what its name says).
+std::unique_ptr<working_set> make_add_set(int n) {
+  const std::vector<call_sig> &all = add_calls();
+  std::vector<call_sig> calls;
+  // Spread over the 58, not its first N: those would all start with bool.
+  for (int i = 0; i < n && !all.empty(); ++i) calls.push_back(all[static_cast<std::size_t>(i) * all.size() / n]);
+  auto w = make_set(add_kernels, k_add_casting, k_add_ties, calls);
+  if (static_cast<int>(all.size()) != k_add_calls)
+    w->error = "add accepts " + std::to_string(all.size()) + " call signatures, not " + std::to_string(k_add_calls);
+  return w;
+}
+
+// Kernels (t) and (t, t) for every built-in t, casting unsafe: an operator
+// that accepts far more distinct calls than add; its first 200 (all the unary
+// ones, then pairs in typecode order).
+constexpr int k_wide_calls = 200;
+std::unique_ptr<working_set> make_wide_set() {
+  static cpud::kernel<fn> table[2 * cpud::k_builtin_dtypes];
+  for (int t = 0; t < cpud::k_builtin_dtypes; ++t) {
+    const dtype types[] = {static_cast<dtype>(t), static_cast<dtype>(t)};
+    table[t] = make_kernel(types, 1);
+    table[cpud::k_builtin_dtypes + t] = make_kernel(types, 2);
+  }
+  const int nk = 2 * cpud::k_builtin_dtypes;
+  const auto limit = cpud::casting::unsafe;
+  const auto tie = cpud::tie_rule::most_specific;
+  std::vector<call_sig> calls = accepted_calls(table, nk, limit, tie, 1);
+  for (const call_sig &c : accepted_calls(table, nk, limit, tie, 2)) calls.push_back(c);
+  const std::size_t accepted = calls.size();
+  if (calls.size() > k_wide_calls) calls.resize(k_wide_calls);
+  auto w = make_set(table, limit, tie, calls);
+  if (accepted < k_wide_calls)
+    w->error = "the wide operator accepts " + std::to_string(accepted) + " calls, not " + std::to_string(k_wide_calls);
+  return w;
+}
+
+working_set &plain_set(int n) {
+  static std::map<int, std::unique_ptr<working_set>> sets;
+  std::unique_ptr<working_set> &w = sets[n];
+  if (!w) {
+    w = n == k_wide_calls ? make_wide_set() : make_add_set(n);
+    if (w->error.empty()) w->check();
+  }
+  return *w;
+}
+
+using clock_type = std::chrono::steady_clock;
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+// After 10,000 declarations, each followed by a pass over the 58: the
+// operator re-resolves everything after every invalidation (580,000
+// resolutions), as a program that declares rules while it runs (a plugin,
+// lazily registered descriptors) makes it. The same rule is re-declared:
+// each declaration invalidates all the same today, and the closure of a
+// growing rule set would make the setup, not the cache, the cost.
+constexpr int k_declarations = 10000;
+working_set &declared_set() {
+  static const std::unique_ptr<working_set> w = [] {
+    auto w = make_add_set(k_add_calls);
+    if (!w->error.empty()) return w;
+    const auto t0 = clock_type::now();
+    cpud::type_registry &reg = cpud::types();
+    const dtype a = reg.intern(std::string("cpud-bench-typed rgb8"));
+    const dtype b = reg.intern(std::string("cpud-bench-typed rgb16"));
+    int acc = 0;
+    for (int i = 0; i < k_declarations; ++i) {
+      if (!reg.declare(a, b, cpud::conversion::promote)) {
+        w->error = "types().declare failed";
+        return w;
+      }
+      acc = w->pass(acc);
+    }
+    benchmark::DoNotOptimize(acc);
+    w->setup_s = seconds_since(t0);
+    w->check();  // a declaration between composites must not change a built-in call's kernel
+    return w;
+  }();
+  return *w;
+}
+
+// After 240 registrations (add's 8 static kernels, 248 in all; an operator
+// holds at most 256), each followed by a pass over the 58: 13,920
+// re-resolutions. The added kernels take three arguments, so the 58 answers
+// stay add's; the ranking now looks at 248 candidates.
+constexpr int k_registrations = 240;
+working_set &registered_set() {
+  static const std::unique_ptr<working_set> w = [] {
+    auto w = make_add_set(k_add_calls);
+    if (!w->error.empty()) return w;
+    const auto t0 = clock_type::now();
+    int acc = 0;
+    for (int i = 0; i < k_registrations; ++i) {
+      dtype types[3];
+      for (int a = 2, rest = i; a >= 0; --a, rest /= cpud::k_builtin_dtypes)
+        types[a] = static_cast<dtype>(rest % cpud::k_builtin_dtypes);
+      if (!w->op->add_kernel(make_kernel(types, 3))) {
+        w->error = "add_kernel refused registration " + std::to_string(i);
+        return w;
+      }
+      acc = w->pass(acc);
+    }
+    benchmark::DoNotOptimize(acc);
+    w->setup_s = seconds_since(t0);
+    w->check();
+    return w;
+  }();
+  return *w;
+}
+
+// The timed loops: the index advances the same way in each, so the direct
+// baseline has the same loop overhead as resolve + call.
+void round_robin(benchmark::State &state, working_set &w) {
+  if (!w.error.empty()) {
+    state.SkipWithError(w.error.c_str());
+    return;
+  }
+  const cpud::op<fn> &o = *w.op;
+  const call_sig *calls = w.calls.data();
+  const std::size_t n = w.calls.size();
+  std::size_t i = 0;
+  int acc = 0;
+  for (auto _ : state) {
+    acc = o.resolve(calls[i].types, calls[i].arity).fn()(acc, 1);
+    benchmark::DoNotOptimize(acc);
+    i = i + 1 == n ? 0 : i + 1;
+  }
+  state.counters["N"] = static_cast<double>(n);
+}
+
+void BM_direct_round_robin(benchmark::State &state) {
+  working_set &w = plain_set(static_cast<int>(state.range(0)));
+  if (!w.error.empty()) {
+    state.SkipWithError(w.error.c_str());
+    return;
+  }
+  const fn *direct = w.direct.data();
+  const std::size_t n = w.direct.size();
+  std::size_t i = 0;
+  int acc = 0;
+  for (auto _ : state) {
+    acc = direct[i](acc, 1);
+    benchmark::DoNotOptimize(acc);
+    i = i + 1 == n ? 0 : i + 1;
+  }
+  state.counters["N"] = static_cast<double>(n);
+}
+BENCHMARK(BM_direct_round_robin)->Arg(1)->Arg(8)->Arg(k_add_calls)->Arg(k_wide_calls);
+
+void BM_op_round_robin(benchmark::State &state) { round_robin(state, plain_set(static_cast<int>(state.range(0)))); }
+BENCHMARK(BM_op_round_robin)->Arg(1)->Arg(8)->Arg(k_add_calls)->Arg(k_wide_calls);
+
+void BM_rank_round_robin(benchmark::State &state) {
+  working_set &w = plain_set(static_cast<int>(state.range(0)));
+  if (!w.error.empty()) {
+    state.SkipWithError(w.error.c_str());
+    return;
+  }
+  std::vector<cpud::signature> sigs;
+  for (int k = 0; k < w.n_kernels; ++k) sigs.push_back({w.kernels[k].types, w.kernels[k].arity});
+  const call_sig *calls = w.calls.data();
+  const std::size_t n = w.calls.size();
+  std::size_t i = 0;
+  int acc = 0;
+  for (auto _ : state) {
+    const cpud::resolution r =
+        cpud::resolve(calls[i].types, calls[i].arity, sigs.data(), w.n_kernels, w.limit, w.tie, cpud::convert);
+    acc = w.kernels[r.index].get()(acc, 1);
+    benchmark::DoNotOptimize(acc);
+    i = i + 1 == n ? 0 : i + 1;
+  }
+  state.counters["N"] = static_cast<double>(n);
+}
+BENCHMARK(BM_rank_round_robin)->Arg(k_add_calls)->Arg(k_wide_calls);
+
+void BM_op_round_robin_after_declarations(benchmark::State &state) {
+  working_set &w = declared_set();
+  round_robin(state, w);
+  state.counters["declarations"] = k_declarations;
+  state.counters["setup_resolutions"] = static_cast<double>(w.resolutions);
+  state.counters["setup_s"] = w.setup_s;
+}
+BENCHMARK(BM_op_round_robin_after_declarations);
+
+void BM_op_round_robin_after_registrations(benchmark::State &state) {
+  working_set &w = registered_set();
+  round_robin(state, w);
+  state.counters["registrations"] = k_registrations;
+  state.counters["setup_resolutions"] = static_cast<double>(w.resolutions);
+  state.counters["setup_s"] = w.setup_s;
+}
+BENCHMARK(BM_op_round_robin_after_registrations);
+
+// The error text a failed call costs (it names every candidate and why it
+// lost): a program that reports, or probes with, calls nothing accepts.
+void explain_loop(benchmark::State &state, const cpud::op<fn> &o, const call_sig &c, const char *what) {
+  if (o.resolve(c.types, c.arity)) {
+    state.SkipWithError("the call resolves: nothing to explain");
+    return;
+  }
+  std::size_t len = 0;
+  for (auto _ : state) {
+    std::string msg = c.arity == 2 ? o.explain({c.types[0], c.types[1]}) : o.explain({c.types[0]});
+    len = msg.size();
+    benchmark::DoNotOptimize(msg);
+  }
+  state.SetLabel(text(c) + " " + what);
+  state.counters["chars"] = static_cast<double>(len);
+}
+
+void BM_explain_no_match(benchmark::State &state) {
+  static const std::unique_ptr<working_set> w = make_set(add_kernels, k_add_casting, k_add_ties, {});
+  explain_loop(state, *w->op, call_sig{{dtype::int64, dtype::complex64}, 2}, "on add");
+}
+BENCHMARK(BM_explain_no_match);
+
+// The first pair add leaves tied under most_specific: (bool, bool) today,
+// which int8 and uint8 take equally well (two safe conversions each), and
+// neither is more specific than the other.
+void BM_explain_ambiguous(benchmark::State &state) {
+  static const std::vector<call_sig> tied = [] {
+    std::vector<call_sig> amb;
+    accepted_calls(add_kernels, k_add_kernels, k_add_casting, k_add_ties, 2, &amb);
+    return amb;
+  }();
+  static const std::unique_ptr<working_set> add = make_set(add_kernels, k_add_casting, k_add_ties, {});
+  if (tied.empty()) {
+    state.SkipWithError("no call of add ties");
+    return;
+  }
+  explain_loop(state, *add->op, tied.front(), "on add");
+}
+BENCHMARK(BM_explain_ambiguous);
 
 }  // namespace
 

@@ -49,8 +49,9 @@ run_config gcc-x86-v2 "CC=gcc CXX=g++" "-Dcpu-baseline=x86_v2" "--suite seed --s
 run_qemu_matrix gcc-x86-v2 --below qemu64,core2duo
 run_config gcc-x86-v3 "CC=gcc CXX=g++" "-Dcpu-baseline=x86_v3" "--suite seed --suite runtime --suite isa"
 run_qemu_matrix gcc-x86-v3 --below qemu64,core2duo,Nehalem,SandyBridge
-# ThreadSanitizer over the run-time tests (racing first calls included).
-run_config tsan "CC=clang CXX=clang++" "-Db_sanitize=thread -Db_lundef=false" "--suite runtime"
+# ThreadSanitizer over the run-time tests (racing first calls included) and
+# suite race (the operator model test with racing registrations, longer).
+run_config tsan "CC=clang CXX=clang++" "-Db_sanitize=thread -Db_lundef=false" "--suite runtime --suite race"
 # Other arches: cross-built with GCC 12, run under qemu-user (default model,
 # then each model of tools/qemu-matrix.py).
 if [ -z "${CPUD_NO_CROSS:-}" ]; then

@@ -278,7 +278,7 @@ struct cpud_operator {
   const char *name;
   const void *self;
   int (*kernel_count)(const void *self);
-  /* Kernel i (static table first, then added ones, newest first): its
+  /* Kernel i (static table first, then added ones in the order added): its
    * dispatched function's name, its parameter types as text ("(float32,
    * float32)"), the target it selects for the calling thread, and its
    * compiled targets (highest interest first). */
@@ -287,7 +287,8 @@ struct cpud_operator {
   const char *(*kernel_selected)(const void *self, int i);
   int (*kernel_target_count)(const void *self, int i);
   const char *(*kernel_target_name)(const void *self, int i, int j);
-  /* Resolution cache slot s, 0 <= s < cache_slots: 0 when it holds nothing
+  /* Resolution cache slot s, 0 <= s < cache_slots (the most slots the cache
+   * grows to; past its current size a slot holds nothing): 0 when it holds nothing
    * current; else 1, with the argument types and each argument's
    * conversion written as text and *kernel set to the chosen kernel's
    * function (NULL, and "no match" or "ambiguous" for the conversions, when

@@ -162,6 +162,22 @@ inline int highest_key(const feature_set &keys) {
   return 0;
 }
 
+// The two halves of a per-thread guard (exclude_features, only_features).
+// restrict_thread takes `off` out of this thread's allowed set and returns
+// the change it made: what was allowed before and is not after (features
+// already excluded, and bits of no feature, which restrict nothing, are no
+// change). allow_again adds such a change back to the thread's allowed set
+// as it is now, and nothing else; once every change is back, the set is
+// cpud_mask_all() again: unrestricted.
+inline feature_set restrict_thread(const feature_set &off) {
+  const feature_set before = cpud_thread_allowed();
+  cpud_set_thread_allowed(before & ~off);
+  return before & ~feature_set(cpud_thread_allowed());
+}
+inline void allow_again(const feature_set &removed) {
+  if (!removed.empty()) cpud_set_thread_allowed(feature_set(cpud_thread_allowed()) | removed);
+}
+
 }  // namespace detail
 
 // Whether a compiled target may run now: every feature of e.need usable
@@ -331,37 +347,46 @@ class scoped_features {
 // nor anything implying them (exclude AVX512F: no AVX-512 target of any
 // function). Other threads are unaffected. A baseline feature cannot be
 // excluded (every part of the program is compiled for it): then nothing is
-// excluded and ok() is false. Guards nest.
+// excluded and ok() is false. At its end the guard undoes its own change,
+// not a snapshot: it allows again exactly the features it excluded that
+// were still allowed when it began (none if all were excluded already), on
+// top of the thread's allowed set as it is then. So guards nest and may end
+// in any order, and what else was excluded while it lived (by another guard
+// or cpud_set_thread_allowed) stays excluded; with every guard gone and
+// nothing else excluded, the thread is unrestricted again.
 class exclude_features {
  public:
   explicit exclude_features(const feature_set &features)
       : ok_((features & cpud_baseline_mask()).empty()),
-        prev_(ok_ ? cpud_set_thread_allowed(feature_set(cpud_thread_allowed()) & ~features) : feature_set()) {}
-  ~exclude_features() {
-    if (ok_) cpud_set_thread_allowed(prev_);
-  }
+        removed_(ok_ ? detail::restrict_thread(features) : feature_set()) {}
+  ~exclude_features() { detail::allow_again(removed_); }
   bool ok() const { return ok_; }
   exclude_features(const exclude_features &) = delete;
   exclude_features &operator=(const exclude_features &) = delete;
 
  private:
   bool ok_;
-  feature_set prev_;
+  feature_set removed_;  // what the constructor excluded
 };
 
 // Per thread, while alive: this thread's dispatch uses only `features`,
 // what they imply and the baseline (only X86_V3: no AVX-512 target, and no
 // target beyond what X86_V3 includes). Guards nest: an inner guard narrows.
+// At its end the guard undoes its own change, not a snapshot: it allows
+// again exactly what was allowed when it began and it took away (what lies
+// outside cpud_with_implied(features)), on top of the thread's allowed set
+// as it is then; guards may end in any order, and what else was excluded
+// while it lived stays excluded.
 class only_features {
  public:
   explicit only_features(const feature_set &features)
-      : prev_(cpud_set_thread_allowed(feature_set(cpud_thread_allowed()) & cpud_with_implied(features))) {}
-  ~only_features() { cpud_set_thread_allowed(prev_); }
+      : removed_(detail::restrict_thread(~feature_set(cpud_with_implied(features)))) {}
+  ~only_features() { detail::allow_again(removed_); }
   only_features(const only_features &) = delete;
   only_features &operator=(const only_features &) = delete;
 
  private:
-  feature_set prev_;
+  feature_set removed_;  // what the constructor excluded
 };
 
 }  // namespace cpud

@@ -26,7 +26,13 @@ enum {
 
 /* Conversion kinds, stricter first, and the casting limits a caller passes. */
 enum { CPUD_CONV_EXACT, CPUD_CONV_PROMOTE, CPUD_CONV_SAFE, CPUD_CONV_UNSAFE, CPUD_CONV_NONE };
-enum { CPUD_TIE_ERROR, CPUD_TIE_MOST_SPECIFIC };
+/* What a tie at the best rating does (cpud::tie_rule): CPUD_TIE_ERROR, -2
+ * naming the tied candidates; CPUD_TIE_MOST_SPECIFIC, the one tied
+ * candidate whose parameter types each convert at most safely to every
+ * other's, if there is exactly one (else -2); CPUD_TIE_FIRST, the first tied
+ * candidate in the candidates' order (NumPy's loop search, which takes the
+ * first registered loop the inputs cast to). */
+enum { CPUD_TIE_ERROR, CPUD_TIE_MOST_SPECIFIC, CPUD_TIE_FIRST };
 
 /* The conversion kind from one built-in type to another (CPUD_CONV_NONE for
  * a code outside the built-in ones). */
@@ -35,9 +41,11 @@ CPUD_HIDDEN int cpud_can_convert(int from, int to);
 /* Chooses among n_cands candidate signatures of n parameters each
  * (cand_types holds them one after another) the one the argument types
  * select, converting at most by `casting` (CPUD_CONV_PROMOTE, _SAFE or
- * _UNSAFE; _EXACT for exact matches only) with tie rule `tie`. Returns its
- * index; -1: no candidate accepts the arguments; -2: the best candidates
- * tie (the first two are written to tied[0..1] when tied is not NULL);
+ * _UNSAFE; _EXACT for exact matches only) with tie rule `tie`
+ * (CPUD_TIE_ERROR, _MOST_SPECIFIC or _FIRST). Returns its index; -1: no
+ * candidate accepts the arguments; -2: the best candidates tie and the tie
+ * rule does not choose (the first two are written to tied[0..1] when tied
+ * is not NULL);
  * -3: bad input (n outside 0..8, n_cands outside 0..256, an unknown casting
  * or tie value, a null array). */
 CPUD_HIDDEN int cpud_resolve(const uint16_t *args, int n, const uint16_t *cand_types, int n_cands, int casting,

@@ -80,11 +80,17 @@ struct conversion_rule {
   conversion forward, backward;
 };
 
-// The kinds of every pair of built-in types.
+// The kinds of every pair of built-in types. Looked up with any two codes:
+// a code is itself (exact, a composite type's too), and a code outside the
+// built-in ones (a composite type, type_registry::k_invalid) converts to
+// and from nothing else; the cells are never read out of bounds.
 struct conversion_matrix {
   conversion kind[k_builtin_dtypes][k_builtin_dtypes];
   constexpr conversion operator()(dtype from, dtype to) const {
-    return kind[static_cast<int>(from)][static_cast<int>(to)];
+    if (from == to) return conversion::exact;
+    const int f = static_cast<int>(from), t = static_cast<int>(to);
+    if (f >= k_builtin_dtypes || t >= k_builtin_dtypes) return conversion::none;
+    return kind[f][t];
   }
 };
 
@@ -151,7 +157,9 @@ inline constexpr conversion_rule numba_rules[] = {
 
 inline constexpr conversion_matrix numba_conversions = close_rules(numba_rules);
 
-// The default rule set's kind for one pair of built-in types.
+// The default rule set's kind for one pair of types: exact for a code and
+// itself, none when either code is outside the built-in ones (composite
+// types convert by a registry's rules: types.hpp), else Numba's.
 constexpr conversion can_convert(dtype from, dtype to) { return numba_conversions(from, to); }
 
 // NumPy's casting rules (numpy.can_cast(from, to, 'safe'), NumPy 1.24): its
@@ -180,7 +188,8 @@ inline constexpr conversion_rule numpy_rules[] = {
 
 inline constexpr conversion_matrix numpy_conversions = close_rules(numpy_rules);
 
-// NumPy's kind for one pair of built-in types: pass it as an operator's
+// NumPy's kind for one pair of types (exact for a code and itself, none when
+// either code is outside the built-in ones): pass it as an operator's
 // conversion function (operator.hpp) to rank kernels by NumPy's rules.
 constexpr conversion can_cast_numpy(dtype from, dtype to) { return numpy_conversions(from, to); }
 #undef CPUD__INTEGER_RULES

@@ -14,15 +14,17 @@
 //
 // The static table needs no constructor. add.add_kernel() registers more at
 // run time (a plugin) without blocking concurrent resolve() calls; results
-// are cached per argument types, and a registration invalidates the cache,
-// so a new exact kernel wins over a cached conversion; so does a conversion
-// rule declared for composite types (types.hpp).
+// are cached per argument types and per generation of the kernels and the
+// rules, so a new exact kernel wins over a cached conversion; so does a
+// conversion rule declared for composite types (types.hpp). The cache grows
+// with the working set and never stops caching (docs/typed.md).
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <mutex>
 #include <string>
 
 #include "cpudispatch/dispatch.hpp"
@@ -58,17 +60,27 @@ struct resolved {
   const char *target() const { return k->target_name(); }
 };
 
+namespace detail {
+// Not constexpr: reached only when a static kernel table lists one signature
+// twice, so a constant-initialised operator (constinit) with such a table
+// does not compile; one built at run time resolves nothing and explain()
+// names the repeat.
+inline void operator_table_lists_a_signature_twice() {}
+}  // namespace detail
+
 template <class Fn>
 class op {
  public:
   static constexpr int k_max_kernels = 256;  // ranked on the stack, so bounded
+  static constexpr int k_max_cache_slots = 4096;
 
   template <std::size_t N>
   constexpr op(const char *name, const kernel<Fn> (&kernels)[N], casting limit = casting::safe,
                tie_rule tie = tie_rule::error, conversion_fn conv = convert)
       : name_(name), static_(kernels), n_static_(static_cast<int>(N)), limit_(limit), tie_(tie), conv_(conv),
-        record_(make_record(name, this)) {
+        repeat_(first_repeat(kernels, static_cast<int>(N))), record_(make_record(name, this)) {
     static_assert(N <= k_max_kernels, "an operator has at most k_max_kernels kernels");
+    if (repeat_ >= 0) detail::operator_table_lists_a_signature_twice();
   }
   constexpr explicit op(const char *name, casting limit = casting::safe, tie_rule tie = tie_rule::error,
                         conversion_fn conv = convert)
@@ -78,57 +90,77 @@ class op {
   ~op() {
     if (registered_.load(std::memory_order_acquire)) cpud__unregister_operator(&record_);
     for (node *n = added_.load(std::memory_order_acquire); n;) {
-      node *next = n->next;
+      node *next = n->next.load(std::memory_order_relaxed);
       delete n;
       n = next;
     }
-    for (auto &slot : cache_) delete slot.load(std::memory_order_acquire);
-    for (entry *e = retired_.load(std::memory_order_acquire); e;) {
-      entry *next = e->retired_next;
-      delete e;
-      e = next;
+    free_table(table_.load(std::memory_order_acquire));
+    for (table *t = retired_.load(std::memory_order_acquire); t;) {
+      table *next = t->retired_next;
+      free_table(t);
+      t = next;
     }
+    for (auto &b : results_)
+      for (result_node *r = b.load(std::memory_order_acquire); r;) {
+        result_node *next = r->next;
+        delete r;
+        r = next;
+      }
   }
 
   const char *name() const { return name_; }
 
-  // Adds a kernel at run time. Readers never wait: the kernel is published
-  // with one atomic store, and cached results made before it stop counting.
-  // False (nothing added) when the operator already has k_max_kernels.
+  // Adds a kernel at run time, after every kernel the operator has (ties
+  // under tie_rule::first go to the earlier one). Readers never wait: the
+  // kernel is published with one atomic store, and cached results made
+  // before it stop counting. False, and nothing added, when the operator
+  // already has a kernel of these parameter types (that one stays, as
+  // Numba's compile() returns the overload it has) or k_max_kernels kernels.
   bool add_kernel(const kernel<Fn> &k) {
-    if (n_added_.fetch_add(1, std::memory_order_relaxed) >= k_max_kernels - n_static_) {
-      n_added_.fetch_sub(1, std::memory_order_relaxed);
-      return false;
-    }
-    node *n = new node{k, added_.load(std::memory_order_relaxed)};
-    while (!added_.compare_exchange_weak(n->next, n, std::memory_order_release, std::memory_order_relaxed)) {
-    }
+    if (k.arity < 0 || k.arity > k_max_arity) return false;
+    std::lock_guard<std::mutex> lock(add_lock_);  // writers only: one duplicate check at a time
+    if (n_static_ + n_added_ >= k_max_kernels) return false;
+    bool repeat = false;
+    for_each_kernel([&](const kernel<Fn> &o) { repeat = repeat || same_signature(o, k); });
+    if (repeat) return false;
+    node *n = new node{k, {nullptr}};
+    (tail_ ? tail_->next : added_).store(n, std::memory_order_release);
+    tail_ = n;
+    ++n_added_;
     generation_.fetch_add(1, std::memory_order_acq_rel);
     return true;
   }
 
-  // The kernel for these argument types (cached per types and generation).
-  // The reference stays valid while the operator lives; for more than
-  // k_max_arity arguments, or once an operator has made 4096 cache entries,
-  // results are not cached and the reference is valid until this thread's
-  // next uncached resolve().
+  // The kernel for these argument types. Results are cached per argument
+  // types (all of them, and how many) and per generation of the kernels and
+  // the conversion rules; a repeated signature costs a lookup. The
+  // reference stays valid while the operator lives.
   const resolved<Fn> &resolve(std::initializer_list<dtype> args) const { return resolve(args.begin(), args.size()); }
   const resolved<Fn> &resolve(const dtype *args, std::size_t n) const {
+    if (n > static_cast<std::size_t>(k_max_arity)) return rank(args, static_cast<int>(n));  // no kernel takes that many
     const std::uint64_t key = pack(args, n);
     const std::uint64_t gen = generation();
-    std::atomic<entry *> &slot = cache_[slot_of(key)];
-    entry *e = slot.load(std::memory_order_acquire);
-    if (e && e->key == key && e->generation == gen) return e->result;
-    return miss(args, static_cast<int>(n), key, gen, slot);
+    const table *t = table_.load(std::memory_order_acquire);
+    const std::size_t home = t->index(key, n);
+    if (const resolved<Fn> *r = t->slots[home].find(key, n, gen)) return *r;
+    return miss(args, n, key, gen, t, home);
   }
 
   // Why resolve() came back empty, naming the operator and every candidate.
-  std::string explain(std::initializer_list<dtype> args) const {
-    signature sigs[k_max_candidates];
-    const kernel<Fn> *ks[k_max_candidates];
-    const int n = candidates(sigs, ks);
-    const resolution r = cpud::resolve(args.begin(), static_cast<int>(args.size()), sigs, n, limit_, tie_, conv_);
-    return cpud::explain(name_, args.begin(), static_cast<int>(args.size()), sigs, n, r, limit_, conv_, type_name);
+  std::string explain(std::initializer_list<dtype> args) const { return explain(args.begin(), args.size()); }
+  std::string explain(const dtype *args, std::size_t n) const {
+    signature sigs[k_max_kernels];
+    const kernel<Fn> *ks[k_max_kernels];
+    const int nc = candidates(sigs, ks);
+    if (repeat_ >= 0) {
+      const kernel<Fn> &k = static_[repeat_];
+      int first = 0;
+      while (!same_signature(static_[first], k)) ++first;
+      return std::string("operator '") + name_ + "' lists " + signature_text(k.types, k.arity, type_name) +
+             " twice in its kernel table (" + static_[first].name + " and " + k.name + "): it resolves no call";
+    }
+    const resolution r = cpud::resolve(args, static_cast<int>(n), sigs, nc, limit_, tie_, conv_);
+    return cpud::explain(name_, args, static_cast<int>(n), sigs, nc, r, limit_, conv_, type_name);
   }
 
   // Switches targets off in every kernel's dispatched function at run time
@@ -142,52 +174,114 @@ class op {
     });
   }
 
-  // Every kernel: the static table, then the added ones, newest first.
+  // Every kernel in the order resolution sees them: the static table, then
+  // the added ones in the order they were added.
   template <class F>
   void for_each_kernel(F f) const {
     for (int i = 0; i < n_static_; ++i) f(static_[i]);
-    for (node *n = added_.load(std::memory_order_acquire); n; n = n->next) f(n->k);
+    for (node *n = added_.load(std::memory_order_acquire); n; n = n->next.load(std::memory_order_acquire)) f(n->k);
   }
 
  private:
-  static constexpr int k_slots = 64;
-  static constexpr int k_max_candidates = k_max_kernels;
-  static constexpr int k_max_entries = 4096;  // cache allocations per operator, then resolution is uncached
-
   struct node {
     kernel<Fn> k;
-    node *next;
-  };
-  struct entry {
-    std::uint64_t key;
-    std::uint64_t generation;  // the operator's kernels (high half) and the rules (low half)
-    resolved<Fn> result;
-    entry *retired_next;
+    std::atomic<node *> next;
   };
 
-  // Up to four 16-bit typecodes in one 64-bit key; unused places hold a
-  // code no type has, so (a) and (a, b) never share a key. Longer argument
-  // lists are resolved without the cache.
-  static constexpr std::uint16_t k_no_type = 0xffff;
-  static constexpr std::uint64_t k_uncacheable = ~std::uint64_t{0};
+  // The cache: open addressing (k_probes slots from a hash of the key), a
+  // table that doubles when a key finds its slots all taken by current
+  // entries, up to k_max_cache_slots; past that, a new entry replaces the
+  // one in its first slot. Each slot is a sequence lock over plain words: a
+  // reader copies them and accepts the copy when the sequence number was
+  // even and unchanged, so nothing a reader may hold is ever freed.
+  // Entries of an older generation are free slots.
+  static constexpr int k_inline_slots = 32;
+  static constexpr int k_probes = 8;
+  static constexpr unsigned log2(std::size_t n) { return n > 1 ? 1 + log2(n / 2) : 0; }
+  struct slot {
+    std::atomic<std::uint32_t> seq{0};  // odd while a writer fills the slot
+    std::atomic<std::uint32_t> arity{0};
+    std::atomic<std::uint64_t> key{0};
+    std::atomic<std::uint64_t> gen{0};
+    std::atomic<const resolved<Fn> *> result{nullptr};  // null: never filled
+
+    struct copy {
+      std::uint32_t seq, arity;
+      std::uint64_t key, gen;
+      const resolved<Fn> *result;
+    };
+    // False when a writer was busy with the slot meanwhile.
+    bool read(copy *c) const {
+      c->seq = seq.load(std::memory_order_acquire);
+      c->arity = arity.load(std::memory_order_relaxed);
+      c->key = key.load(std::memory_order_relaxed);
+      c->gen = gen.load(std::memory_order_relaxed);
+      c->result = result.load(std::memory_order_relaxed);
+      std::atomic_thread_fence(std::memory_order_acquire);
+      return !(c->seq & 1) && seq.load(std::memory_order_relaxed) == c->seq;
+    }
+    const resolved<Fn> *find(std::uint64_t k, std::size_t n, std::uint64_t g) const {
+      copy c;
+      return read(&c) && c.result && c.key == k && c.arity == n && c.gen == g ? c.result : nullptr;
+    }
+    // Fills the slot if it still holds what `was` read; false if another
+    // writer came first.
+    bool write(const copy &was, std::uint64_t k, std::size_t n, std::uint64_t g, const resolved<Fn> *r) {
+      std::uint32_t s = was.seq;
+      if (!seq.compare_exchange_strong(s, s + 1, std::memory_order_acquire, std::memory_order_relaxed)) return false;
+      std::atomic_thread_fence(std::memory_order_release);
+      arity.store(static_cast<std::uint32_t>(n), std::memory_order_relaxed);
+      key.store(k, std::memory_order_relaxed);
+      gen.store(g, std::memory_order_relaxed);
+      result.store(r, std::memory_order_relaxed);
+      seq.store(s + 2, std::memory_order_release);
+      return true;
+    }
+  };
+  struct table {
+    std::size_t mask;
+    unsigned shift;  // 64 - log2(slots)
+    slot *slots;
+    table *retired_next;
+    std::size_t index(std::uint64_t key, std::size_t n) const {
+      // Folded first: keys differ in whole 16-bit places, and a product's
+      // top bits would otherwise see only the low bits of a high place.
+      return static_cast<std::size_t>(((key ^ (key >> 23) ^ n) * 0x9e3779b97f4a7c15ull) >> shift);
+    }
+  };
+
+  // Up to four 16-bit typecodes in one 64-bit key, the first in the low
+  // bits; unused places are 0. The argument count is compared too, so (a)
+  // and (a, int8 or any code) never share an entry.
   static std::uint64_t pack(const dtype *args, std::size_t n) {
-    if (n > static_cast<std::size_t>(k_max_arity)) return k_uncacheable;
     std::uint64_t key = 0;
-    for (std::size_t i = 0; i < static_cast<std::size_t>(k_max_arity); ++i)
-      key = key << 16 | (i < n ? static_cast<std::uint16_t>(args[i]) : k_no_type);
+    for (std::size_t i = 0; i < n; ++i) key |= std::uint64_t{static_cast<std::uint16_t>(args[i])} << (16 * i);
     return key;
   }
-  static std::size_t slot_of(std::uint64_t key) { return (key * 0x9e3779b97f4a7c15ull) >> 58; }  // 64 slots
 
   std::uint64_t generation() const {
     return std::uint64_t{generation_.load(std::memory_order_acquire)} << 32 |
            rules_generation.load(std::memory_order_acquire);
   }
 
+  static constexpr bool same_signature(const kernel<Fn> &a, const kernel<Fn> &b) {
+    if (a.arity != b.arity) return false;
+    for (int i = 0; i < a.arity; ++i)
+      if (a.types[i] != b.types[i]) return false;
+    return true;
+  }
+  // The index of the first kernel whose signature an earlier one has, or -1.
+  static constexpr int first_repeat(const kernel<Fn> *ks, int n) {
+    for (int j = 1; j < n; ++j)
+      for (int i = 0; i < j; ++i)
+        if (same_signature(ks[i], ks[j])) return j;
+    return -1;
+  }
+
   int candidates(signature *sigs, const kernel<Fn> **ks) const {
     int n = 0;
     for_each_kernel([&](const kernel<Fn> &k) {
-      if (n < k_max_candidates) {
+      if (n < k_max_kernels) {
         sigs[n] = {k.types, k.arity};
         ks[n++] = &k;
       }
@@ -195,43 +289,135 @@ class op {
     return n;
   }
 
-  const resolved<Fn> &miss(const dtype *args, int n, std::uint64_t key, std::uint64_t gen,
-                           std::atomic<entry *> &slot) const {
-    signature sigs[k_max_candidates];
-    const kernel<Fn> *ks[k_max_candidates];
-    const int nc = candidates(sigs, ks);
-    const resolution r = cpud::resolve(args, n, sigs, nc, limit_, tie_, conv_);
+  // Ranks every kernel (uncached) and returns the operator's one copy of
+  // the result.
+  const resolved<Fn> &rank(const dtype *args, int n) const {
     // Listed for introspection from the first resolution on.
     if (!registered_.exchange(1, std::memory_order_acq_rel)) cpud__register_operator(&record_);
     resolved<Fn> out;
-    out.kind = r.kind;
-    out.rank = r.rank;
-    if (r.kind == resolution::ok) {
-      out.k = ks[r.index];
-      for (int i = 0; i < n && i < k_max_arity; ++i) out.conv[i] = conv_(args[i], ks[r.index]->types[i]);
-    }
-    if (key == k_uncacheable || entries_.fetch_add(1, std::memory_order_relaxed) >= k_max_entries) {
-      thread_local resolved<Fn> uncached;
-      uncached = out;
-      return uncached;
-    }
-    entry *e = new entry{key, gen, out, nullptr};
-    entry *old = slot.exchange(e, std::memory_order_acq_rel);
-    // A reader may still hold the entry this one replaces: it is kept (on a
-    // list freed with the operator), never freed under a reader.
-    if (old) {
-      old->retired_next = retired_.load(std::memory_order_relaxed);
-      while (!retired_.compare_exchange_weak(old->retired_next, old, std::memory_order_release,
-                                             std::memory_order_relaxed)) {
+    out.kind = resolution::ambiguous;  // a table with a repeated signature resolves nothing
+    if (repeat_ < 0) {
+      signature sigs[k_max_kernels];
+      const kernel<Fn> *ks[k_max_kernels];
+      const int nc = candidates(sigs, ks);
+      const resolution r = cpud::resolve(args, n, sigs, nc, limit_, tie_, conv_);
+      out.kind = r.kind;
+      out.rank = r.rank;
+      if (r.kind == resolution::ok) {
+        out.k = ks[r.index];
+        for (int i = 0; i < n && i < k_max_arity; ++i) out.conv[i] = conv_(args[i], ks[r.index]->types[i]);
       }
     }
-    return e->result;
+    return *intern(out);
+  }
+
+  const resolved<Fn> &miss(const dtype *args, std::size_t n, std::uint64_t key, std::uint64_t gen, const table *t,
+                           std::size_t home) const {
+    for (int p = 1; p < k_probes; ++p)
+      if (const resolved<Fn> *r = t->slots[(home + p) & t->mask].find(key, n, gen)) return *r;
+    const resolved<Fn> &r = rank(args, static_cast<int>(n));
+    // Kept only if nothing changed meanwhile (else it may be stale already).
+    if (generation() == gen) insert(const_cast<table *>(t), key, n, gen, &r);
+    return r;
+  }
+
+  void insert(table *t, std::uint64_t key, std::size_t n, std::uint64_t gen, const resolved<Fn> *r) const {
+    for (;;) {
+      const std::size_t home = t->index(key, n);
+      for (int p = 0; p < k_probes; ++p) {
+        slot &s = t->slots[(home + p) & t->mask];
+        typename slot::copy c;
+        if (!s.read(&c)) continue;  // a writer is there
+        if (c.result && c.gen == gen && !(c.key == key && c.arity == n)) continue;  // another current entry
+        s.write(c, key, n, gen, r);  // a lost race leaves the other writer's entry: fine
+        return;
+      }
+      // Every slot of this key holds a current entry.
+      if (t->mask + 1 >= static_cast<std::size_t>(k_max_cache_slots)) {
+        slot &s = t->slots[home];
+        typename slot::copy c;
+        if (s.read(&c)) s.write(c, key, n, gen, r);
+        return;
+      }
+      t = grow(t, gen);
+    }
+  }
+
+  // A table twice the size holding t's current entries, published unless
+  // another thread published one first (then that one); t is kept, retired,
+  // until the operator goes: a reader may still be in it.
+  table *grow(table *t, std::uint64_t gen) const {
+    const std::size_t size = (t->mask + 1) * 2;
+    table *bigger = new table{size - 1, t->shift - 1, new slot[size], nullptr};
+    for (std::size_t i = 0; i <= t->mask; ++i) {
+      typename slot::copy c;
+      if (!t->slots[i].read(&c) || !c.result || c.gen != gen) continue;
+      const std::size_t home = bigger->index(c.key, c.arity);
+      for (int p = 0; p < k_probes; ++p) {
+        slot &s = bigger->slots[(home + p) & bigger->mask];
+        if (!s.result.load(std::memory_order_relaxed)) {
+          typename slot::copy empty;
+          s.read(&empty);
+          s.write(empty, c.key, c.arity, c.gen, c.result);
+          break;
+        }
+      }
+    }
+    table *expected = t;
+    if (!table_.compare_exchange_strong(expected, bigger, std::memory_order_acq_rel, std::memory_order_acquire)) {
+      free_table(bigger);
+      return expected;
+    }
+    if (t != &inline_table_) {
+      t->retired_next = retired_.load(std::memory_order_relaxed);
+      while (!retired_.compare_exchange_weak(t->retired_next, t, std::memory_order_release, std::memory_order_relaxed)) {
+      }
+    }
+    return bigger;
+  }
+  void free_table(table *t) const {
+    if (t && t != &inline_table_) {
+      delete[] t->slots;
+      delete t;
+    }
+  }
+
+  // Results, one copy of each distinct one per operator, never freed while
+  // the operator lives: what resolve() returns a reference to, and what the
+  // cache's slots point at. A lock-free set: a miss looks for its result
+  // and pushes it if absent.
+  static constexpr int k_result_buckets = 32;
+  struct result_node {
+    resolved<Fn> r;
+    result_node *next;
+  };
+  static bool same_result(const resolved<Fn> &a, const resolved<Fn> &b) {
+    for (int i = 0; i < k_max_arity; ++i)
+      if (a.conv[i] != b.conv[i]) return false;
+    return a.k == b.k && a.kind == b.kind && a.rank == b.rank;
+  }
+  const resolved<Fn> *intern(const resolved<Fn> &r) const {
+    std::uint64_t h = reinterpret_cast<std::uintptr_t>(r.k) >> 4 ^ r.kind;
+    for (int i = 0; i < k_max_arity; ++i) h = h * 5 + static_cast<int>(r.conv[i]);
+    std::atomic<result_node *> &bucket = results_[h % k_result_buckets];
+    result_node *head = bucket.load(std::memory_order_acquire), *mine = nullptr;
+    for (;;) {
+      for (result_node *x = head; x; x = x->next)
+        if (same_result(x->r, r)) {
+          delete mine;
+          return &x->r;
+        }
+      if (!mine) mine = new result_node{r, nullptr};
+      mine->next = head;
+      if (bucket.compare_exchange_weak(head, mine, std::memory_order_acq_rel, std::memory_order_acquire))
+        return &mine->r;
+    }
   }
 
   // Introspection (cpud_operator in cpudispatch.h, cpudispatch-info).
   static constexpr cpud_operator make_record(const char *name, const op *self) {
-    return cpud_operator{name,       self,         &cb_count,        &cb_function, &cb_types, &cb_selected,
-                         &cb_ntargets, &cb_target, k_slots,          &cb_cache,    nullptr};
+    return cpud_operator{name,       self,         &cb_count,          &cb_function, &cb_types, &cb_selected,
+                         &cb_ntargets, &cb_target, k_max_cache_slots, &cb_cache,    nullptr};
   }
   static const op &self(const void *p) { return *static_cast<const op *>(p); }
   const kernel<Fn> *kernel_at(int i) const {
@@ -279,22 +465,21 @@ class op {
   static int cb_cache(const void *p, int s, char *args, std::size_t args_cap, char *conv, std::size_t conv_cap,
                       const char **kernel_name) {
     const op &o = self(p);
-    if (s < 0 || s >= k_slots) return 0;
-    // Entries live as long as the operator (replaced ones are retired, not
-    // freed), so reading one here is safe while others resolve.
-    const entry *e = o.cache_[s].load(std::memory_order_acquire);
-    if (!e || e->generation != o.generation()) return 0;
+    const table *t = o.table_.load(std::memory_order_acquire);
+    typename slot::copy c;
+    // Slots are never freed while the operator lives, results neither.
+    if (s < 0 || static_cast<std::size_t>(s) > t->mask || !t->slots[s].read(&c) || !c.result ||
+        c.gen != o.generation())
+      return 0;
     dtype types[k_max_arity];
-    int n = 0;
-    for (int i = 0; i < k_max_arity; ++i) {
-      const auto code = static_cast<std::uint16_t>(e->key >> (16 * (k_max_arity - 1 - i)));
-      if (code != k_no_type) types[n++] = static_cast<dtype>(code);
-    }
+    const int n = static_cast<int>(c.arity);
+    for (int i = 0; i < n; ++i) types[i] = static_cast<dtype>(static_cast<std::uint16_t>(c.key >> (16 * i)));
     copy_text(signature_text(types, n, type_name), args, args_cap);
-    std::string c = e->result.k ? "" : e->result.kind == resolution::ambiguous ? "ambiguous" : "no match";
-    for (int i = 0; e->result.k && i < n; ++i) c += std::string(i ? ", " : "") + conversion_name(e->result.conv[i]);
-    copy_text(c, conv, conv_cap);
-    *kernel_name = e->result.k ? e->result.k->name : nullptr;
+    const resolved<Fn> &r = *c.result;
+    std::string text = r.k ? "" : r.kind == resolution::ambiguous ? "ambiguous" : "no match";
+    for (int i = 0; r.k && i < n; ++i) text += std::string(i ? ", " : "") + conversion_name(r.conv[i]);
+    copy_text(text, conv, conv_cap);
+    *kernel_name = r.k ? r.k->name : nullptr;
     return 1;
   }
 
@@ -304,12 +489,17 @@ class op {
   casting limit_;
   tie_rule tie_;
   conversion_fn conv_;  // built-in and composite types (types.hpp) unless the operator was given others
+  int repeat_ = -1;     // a static kernel repeating an earlier one's signature
   std::atomic<node *> added_{nullptr};
-  std::atomic<int> n_added_{0};
+  node *tail_ = nullptr;  // under add_lock_
+  int n_added_ = 0;       // under add_lock_
+  std::mutex add_lock_;
   std::atomic<std::uint32_t> generation_{0};
-  mutable std::atomic<entry *> cache_[k_slots] = {};
-  mutable std::atomic<entry *> retired_{nullptr};
-  mutable std::atomic<int> entries_{0};
+  mutable slot inline_slots_[k_inline_slots] = {};
+  mutable table inline_table_{k_inline_slots - 1, 64 - log2(k_inline_slots), inline_slots_, nullptr};
+  mutable std::atomic<table *> table_{&inline_table_};
+  mutable std::atomic<table *> retired_{nullptr};
+  mutable std::atomic<result_node *> results_[k_result_buckets] = {};
   mutable cpud_operator record_;
   mutable std::atomic<int> registered_{0};  // int, not bool: riscv64 GCC 12 has no inline 1-byte exchange (libatomic)
 };

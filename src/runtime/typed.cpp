@@ -22,7 +22,8 @@ namespace {
 }  // namespace cpud_typed
 
 // The C codes and the C++ enum come from one list (dtype_list.h); the
-// conversion kinds and casting limits are written twice, so checked here.
+// conversion kinds, casting limits and tie rules are written twice, so
+// checked here.
 static_assert(CPUD_DTYPE_COUNT == cpud_typed::cpud::k_builtin_dtypes, "C and C++ typecodes agree");
 static_assert(CPUD_CONV_EXACT == static_cast<int>(cpud_typed::cpud::conversion::exact) &&
                   CPUD_CONV_PROMOTE == static_cast<int>(cpud_typed::cpud::conversion::promote) &&
@@ -33,6 +34,10 @@ static_assert(CPUD_CONV_EXACT == static_cast<int>(cpud_typed::cpud::conversion::
 static_assert(CPUD_CONV_SAFE == static_cast<int>(cpud_typed::cpud::casting::safe) &&
                   CPUD_CONV_UNSAFE == static_cast<int>(cpud_typed::cpud::casting::unsafe),
               "C kinds and C++ casting limits agree");
+static_assert(CPUD_TIE_ERROR == static_cast<int>(cpud_typed::cpud::tie_rule::error) &&
+                  CPUD_TIE_MOST_SPECIFIC == static_cast<int>(cpud_typed::cpud::tie_rule::most_specific) &&
+                  CPUD_TIE_FIRST == static_cast<int>(cpud_typed::cpud::tie_rule::first),
+              "C and C++ tie rules agree");
 
 namespace {
 constexpr int k_max_cands = 256;
@@ -46,7 +51,7 @@ extern "C" int cpud_can_convert(int from, int to) {
 extern "C" int cpud_resolve(const uint16_t *args, int n, const uint16_t *cand_types, int n_cands, int casting,
                             int tie, int *tied) {
   if (n < 0 || n > 8 || n_cands < 0 || n_cands > k_max_cands || casting < CPUD_CONV_EXACT ||
-      casting > CPUD_CONV_UNSAFE || (tie != CPUD_TIE_ERROR && tie != CPUD_TIE_MOST_SPECIFIC) ||
+      casting > CPUD_CONV_UNSAFE || tie < CPUD_TIE_ERROR || tie > CPUD_TIE_FIRST ||
       (n > 0 && !args) || (n > 0 && n_cands > 0 && !cand_types))
     return -3;
   cpud_typed::cpud::dtype a[8];
@@ -59,7 +64,7 @@ extern "C" int cpud_resolve(const uint16_t *args, int n, const uint16_t *cand_ty
   }
   const cpud_typed::cpud::resolution r =
       cpud_typed::cpud::resolve(a, n, sigs, n_cands, static_cast<cpud_typed::cpud::casting>(casting),
-                    tie == CPUD_TIE_MOST_SPECIFIC ? cpud_typed::cpud::tie_rule::most_specific : cpud_typed::cpud::tie_rule::error,
+                    static_cast<cpud_typed::cpud::tie_rule>(tie),
                     [](cpud_typed::cpud::dtype f, cpud_typed::cpud::dtype t) {
                       return static_cast<int>(f) < cpud_typed::cpud::k_builtin_dtypes && static_cast<int>(t) < cpud_typed::cpud::k_builtin_dtypes
                                  ? cpud_typed::cpud::can_convert(f, t)

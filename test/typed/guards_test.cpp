@@ -5,7 +5,9 @@
 //   dispatcher, the C macros and operators alike;
 // - per-thread guards: thread A excludes a feature while thread B keeps
 //   calling, at the same time, while a third thread registers kernels;
-//   nested guards restore; a baseline feature cannot be excluded;
+//   nested guards restore; guards undo their own change, not a snapshot
+//   (destroyed out of order, around a change made inside them); a baseline
+//   feature cannot be excluded;
 // - production switches: process-wide and per function, while another
 //   thread calls.
 // Generic over the CPU: on this AVX-512 host A runs AVX2-or-lower while B
@@ -15,6 +17,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -245,6 +249,153 @@ void nested_guards() {
   }
 }
 
+// Non-baseline features of this arch, highest id first: what the
+// guard-order tests exclude (a guard acts on the thread's allowed set, so
+// the CPU need not have them; the arch's own ids, whatever the host).
+std::vector<int> excludable() {
+  std::vector<int> ids;
+  const feature_set base = cpud_baseline_mask();
+  for (int id = CPUD_FEATURE_COUNT; id >= 1; --id)
+    if (!base.has(id)) ids.push_back(id);
+  return ids;
+}
+// The thread's allowed set when exactly `off` is excluded: everything else,
+// bits of no feature included (what cpud_set_thread_allowed keeps).
+cpud_mask allowed_without(const feature_set &off) { return feature_set(cpud_mask_all()) & ~off; }
+// Every feature of this arch.
+feature_set every_feature() {
+  feature_set s;
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) s |= feature_set(id);
+  return s;
+}
+// What the thread's allowed set leaves out, for messages.
+std::string excluded() { return names(every_feature() & ~feature_set(cpud_thread_allowed())); }
+
+// Guards undo their own change, not a snapshot: destroyed out of order,
+// around a change made inside them, or excluding what is already excluded.
+// What docs/api.md states of the delta rule: an exclude guard that ends
+// inside a later only_features guard allows its feature again even where it
+// lies outside the only guard's set (PyTorch's guards do the same).
+void exclude_ending_inside_only() {
+  const std::vector<int> ids = excludable();
+  if (ids.size() < 2) {
+    std::printf("exclude inside only: fewer than 2 features above the baseline here\n");
+    return;
+  }
+  const feature_set x(ids[0]);
+  const feature_set only_x = cpud_with_implied(x);
+  feature_set z;
+  for (int id : ids)
+    if (!only_x.has(id)) {
+      z = feature_set(id);
+      break;
+    }
+  if (z.empty()) {
+    std::printf("exclude inside only: every feature above the baseline is implied by %s\n", cpud_feature_name(ids[0]));
+    return;
+  }
+  cpud_set_thread_allowed(cpud_mask_all());
+  const feature_set outside = every_feature() & ~only_x;
+  std::optional<cpud::exclude_features> ex;
+  std::optional<cpud::only_features> only;
+  ex.emplace(z);
+  only.emplace(x);
+  ex.reset();
+  EXPECT(same_bits(cpud_thread_allowed(), allowed_without(outside & ~z)),
+         "exclude %s, only %s, the exclude guard gone: %s allowed again, excluded %s", names(z).c_str(),
+         cpud_feature_name(ids[0]), names(z).c_str(), excluded().c_str());
+  only.reset();
+  EXPECT(unrestricted(), "both gone: excluded %s", excluded().c_str());
+}
+
+void guards_undo_their_change() {
+  const char *top = ran_cxx();
+  const std::vector<int> ids = excludable();
+  if (ids.size() < 2) {
+    std::printf("guard order: %zu features above the baseline; nothing to exclude twice here\n", ids.size());
+    return;
+  }
+  const feature_set x(ids[0]), y(ids[1]);
+  const char *xn = cpud_feature_name(ids[0]), *yn = cpud_feature_name(ids[1]);
+  EXPECT(unrestricted(), "unrestricted at first");
+  // Each case starts unrestricted, whatever a failed one before it left.
+  auto fresh = [] { cpud_set_thread_allowed(cpud_mask_all()); };
+  {
+    // Two exclude guards, reset in construction order.
+    auto a = std::make_unique<cpud::exclude_features>(x);
+    auto b = std::make_unique<cpud::exclude_features>(y);
+    EXPECT(a->ok() && b->ok(), "excluding %s and %s", xn, yn);
+    EXPECT(same_bits(cpud_thread_allowed(), allowed_without(x | y)), "both live: excluded %s", excluded().c_str());
+    a.reset();
+    EXPECT(same_bits(cpud_thread_allowed(), allowed_without(y)),
+           "the %s guard gone, the %s guard live: excluded %s, want {%s}", xn, yn, excluded().c_str(), yn);
+    b.reset();
+    EXPECT(unrestricted(), "both exclude guards gone, out of order: excluded %s, want none", excluded().c_str());
+  }
+  fresh();
+  {
+    // An exclude guard and an only guard, either first, reset in construction
+    // order; x lies within what the only guard allows, so only its delta
+    // (everything outside cpud_with_implied(x)) stays excluded in between.
+    const feature_set only_x = cpud_with_implied(x);
+    const feature_set outside = every_feature() & ~only_x;
+    std::optional<cpud::exclude_features> ex;
+    std::optional<cpud::only_features> only;
+    ex.emplace(x);
+    only.emplace(x);
+    ex.reset();
+    EXPECT(same_bits(cpud_thread_allowed(), allowed_without(outside)),
+           "exclude %s then only %s, the exclude guard gone: excluded %s, want %s", xn, xn, excluded().c_str(),
+           names(outside).c_str());
+    only.reset();
+    EXPECT(unrestricted(), "exclude then only, gone out of order: excluded %s, want none", excluded().c_str());
+    only.emplace(x);
+    ex.emplace(x);
+    only.reset();
+    EXPECT(same_bits(cpud_thread_allowed(), allowed_without(x)),
+           "only %s then exclude %s, the only guard gone: excluded %s, want {%s}", xn, xn, excluded().c_str(), xn);
+    ex.reset();
+    EXPECT(unrestricted(), "only then exclude, gone out of order: excluded %s, want none", excluded().c_str());
+  }
+  fresh();
+  {
+    // A direct exclusion made inside a guard survives the guard's end.
+    {
+      cpud::exclude_features guard(x);
+      cpud_set_thread_allowed(feature_set(cpud_thread_allowed()) & ~y);
+    }
+    EXPECT(same_bits(cpud_thread_allowed(), allowed_without(y)),
+           "%s excluded directly inside a guard of %s: after the guard excluded %s, want {%s}", yn, xn,
+           excluded().c_str(), yn);
+    cpud_set_thread_allowed(cpud_mask_all());
+    EXPECT(unrestricted(), "unrestricted again");
+  }
+  fresh();
+  {
+    // An inner guard excluding what the outer one already excludes changes
+    // nothing, so its end re-allows nothing.
+    cpud::exclude_features outer(x);
+    {
+      cpud::exclude_features inner(x);
+      EXPECT(inner.ok(), "excluding %s again", xn);
+    }
+    EXPECT(same_bits(cpud_thread_allowed(), allowed_without(x)),
+           "the inner guard (%s) gone, the outer (%s) live: excluded %s, want {%s}", xn, xn, excluded().c_str(), xn);
+    {
+      cpud::exclude_features inner(x | y);
+      EXPECT(same_bits(cpud_thread_allowed(), allowed_without(x | y)), "inner live: excluded %s", excluded().c_str());
+    }
+    EXPECT(same_bits(cpud_thread_allowed(), allowed_without(x)),
+           "the inner guard (%s %s) gone, the outer (%s) live: excluded %s, want {%s}", xn, yn, xn, excluded().c_str(),
+           xn);
+  }
+  EXPECT(unrestricted(), "every guard gone: excluded %s, want none", excluded().c_str());
+  EXPECT(__atomic_load_n(&cpud__usable[0], __ATOMIC_SEQ_CST) & 1u,
+         "with no thread restricted, the usable mask is every thread's answer again");
+  EXPECT(same(ran_cxx(), top), "after the guards: ran %s, want %s", ran_cxx(), top);
+  std::printf("guard order: guards of %s and %s undo their own change, in any order\n", xn, yn);
+}
+
 // Switching targets off for the process while another thread calls: once
 // the switch returns, calls that start after it run without the feature.
 void production_switches() {
@@ -321,6 +472,8 @@ int main() {
   key_set_rule_equals_walk();
   per_thread_exclusion();
   nested_guards();
+  guards_undo_their_change();
+  exclude_ending_inside_only();
   production_switches();
   if (failures) std::printf("%d failures\n", failures);
   return failures ? 1 : 0;

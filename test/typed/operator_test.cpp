@@ -130,6 +130,14 @@ void every_kernel_every_target() {
   EXPECT(runs >= 5, "every kernel has at least its baseline build");
 }
 
+// Kernel i of a family of distinct (a, b, c) signatures no test call has.
+cpud::kernel<binary> three_args(int i) {
+  cpud::kernel<binary> k = CPUD_KERNEL(add_i32, dtype::int32, dtype::int32, dtype::int32);
+  for (int a = 0; a < 3; ++a, i /= cpud::k_builtin_dtypes)
+    k.types[a] = static_cast<dtype>(i % cpud::k_builtin_dtypes);
+  return k;
+}
+
 // Readers resolve and call while another thread registers kernels: no
 // reader waits or sees a torn result (ThreadSanitizer checks the races);
 // registrations beyond the operator's capacity are refused.
@@ -154,13 +162,70 @@ void registration_never_blocks_readers() {
       }
     });
   int added = 0;
-  for (int i = 0; i < 300; ++i) added += add.add_kernel(CPUD_KERNEL(add_i32, dtype::int32, dtype::int32));
+  for (int i = 0; i < 300; ++i) added += add.add_kernel(three_args(i));
   stop.store(true);
   for (auto &t : readers) t.join();
   EXPECT(bad.load() == 0, "%d reader calls went wrong during registration", bad.load());
   // The operator holds at most k_max_kernels: the rest are refused, not
   // silently left out of the ranking.
   EXPECT(added == cpud::op<binary>::k_max_kernels - 4, "%d of 300 registrations accepted", added);
+}
+
+// A kernel whose types an operator already has is refused, and the one it
+// has stays: the exact call is not made ambiguous (Numba's compile() returns
+// the overload it has). An arity over k_max_arity is refused too.
+void duplicate_signature_refused() {
+  cpud::op<binary> add{"add", add_kernels};
+  const bool again = add.add_kernel(CPUD_KERNEL(add_i32, dtype::float32, dtype::float32));
+  EXPECT(!again, "a second (float32, float32) kernel should be refused");
+  const cpud::resolved<binary> &r = add.resolve({dtype::float32, dtype::float32});
+  EXPECT(r && std::strcmp(r.k->name, "add_f32") == 0, "(float32, float32) should stay add_f32, got %s",
+         r ? r.k->name : add.explain({dtype::float32, dtype::float32}).c_str());
+  EXPECT(add.add_kernel(CPUD_KERNEL(add_i32, dtype::int32, dtype::int32)), "a new signature is accepted");
+  EXPECT(!add.add_kernel(CPUD_KERNEL(add_i64, dtype::int32, dtype::int32)), "and then refused the second time");
+  cpud::kernel<binary> five = CPUD_KERNEL(add_i32, dtype::int32);
+  five.arity = cpud::k_max_arity + 1;
+  EXPECT(!add.add_kernel(five), "an arity over k_max_arity is refused");
+  int n = 0;
+  add.for_each_kernel([&](const cpud::kernel<binary> &) { ++n; });
+  EXPECT(n == 5, "4 static kernels and 1 added, got %d", n);
+}
+
+// A kernel table built at run time that lists a signature twice: the
+// operator resolves nothing, and explain() names the repeat. (A constinit
+// one does not compile: the typed suite's operator-repeat-compiles.)
+void static_table_with_a_repeat() {
+  cpud::kernel<binary> table[3] = {CPUD_KERNEL(add_f32, dtype::float32, dtype::float32),
+                                   CPUD_KERNEL(add_f64, dtype::float64, dtype::float64),
+                                   CPUD_KERNEL(add_c64, dtype::float32, dtype::float32)};
+  cpud::op<binary> bad{"bad", table};
+  const cpud::resolved<binary> &r = bad.resolve({dtype::float64, dtype::float64});
+  EXPECT(!r, "an operator whose table repeats a signature should resolve nothing, got %s", r ? r.k->name : "");
+  const std::string why = bad.explain({dtype::float64, dtype::float64});
+  const std::string want =
+      "operator 'bad' lists (float32, float32) twice in its kernel table (add_f32 and add_c64): it resolves no call";
+  EXPECT(why == want, "explain: %s", why.c_str());
+}
+
+// Kernels are searched in the order they were added (Numba's dispatcher
+// searches its overloads in insertion order): with tie_rule::first, the
+// earlier of two tied kernels wins, whichever has the lower type code.
+void added_kernels_in_insertion_order() {
+  for (int order = 0; order < 2; ++order) {
+    cpud::op<binary> add{"add", cpud::casting::safe, cpud::tie_rule::first};
+    const cpud::kernel<binary> i32 = CPUD_KERNEL(add_i32, dtype::int32, dtype::int32);
+    const cpud::kernel<binary> i64 = CPUD_KERNEL(add_i64, dtype::int64, dtype::int64);
+    add.add_kernel(order ? i64 : i32);
+    add.add_kernel(order ? i32 : i64);
+    // (int8, int8): two promotions to either, a tie.
+    const cpud::resolved<binary> &r = add.resolve({dtype::int8, dtype::int8});
+    const char *want = order ? "add_i64" : "add_i32";
+    EXPECT(r && std::strcmp(r.k->name, want) == 0, "added %s first: tie_rule::first should pick it, got %s", want,
+           r ? r.k->name : "nothing");
+    std::string seen;
+    add.for_each_kernel([&](const cpud::kernel<binary> &k) { seen += std::string(seen.empty() ? "" : " ") + k.name; });
+    EXPECT(seen == (order ? "add_i64 add_i32" : "add_i32 add_i64"), "for_each_kernel order: %s", seen.c_str());
+  }
 }
 
 }  // namespace
@@ -188,6 +253,9 @@ int main() {
   isa_target_follows_the_masks();
   every_kernel_every_target();
   registration_never_blocks_readers();
+  duplicate_signature_refused();
+  static_table_with_a_repeat();
+  added_kernels_in_insertion_order();
   if (failures) return 1;
   std::printf("PASS\n");
   return 0;

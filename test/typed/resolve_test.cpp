@@ -1,5 +1,6 @@
 // Overload resolution by argument types (cpudispatch/resolve.hpp) on the
-// cases Numba documents and tests, with the errors it prints.
+// cases Numba documents and tests, with the errors it prints; codes outside
+// the built-in ones through the default rules.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -147,6 +148,62 @@ void numba_overload_tests() {
          "no kernels: %s", none.why("empty", {f64}, r).c_str());
 }
 
+// Codes outside the built-in ones through the free function and its default
+// rules (can_convert): a composite code is itself and converts to nothing
+// else; the registry's invalid code matches nothing; neither reads past the
+// built-in matrix.
+void codes_outside_the_builtins() {
+  // The invalid code is cpud::type_registry::k_invalid (types.hpp, which
+  // this runtime-free test does not include: it links the startup check).
+  const dtype composite = static_cast<dtype>(516), invalid = static_cast<dtype>(0xffff);
+  static_assert(cpud::can_convert(static_cast<dtype>(516), static_cast<dtype>(516)) == cpud::conversion::exact);
+  static_assert(cpud::can_convert(static_cast<dtype>(516), dtype::float32) == cpud::conversion::none);
+  static_assert(cpud::can_convert(dtype::float32, static_cast<dtype>(516)) == cpud::conversion::none);
+  static_assert(cpud::can_cast_numpy(static_cast<dtype>(0xffff), dtype::float64) == cpud::conversion::none);
+  static_assert(cpud::can_cast_numpy(static_cast<dtype>(516), static_cast<dtype>(516)) == cpud::conversion::exact);
+  static_assert(cpud::numba_conversions(static_cast<dtype>(600), dtype::int8) == cpud::conversion::none);
+  kernels floats{{f32}};
+  resolution r = floats.call({composite}, casting::unsafe);
+  EXPECT(r.kind == resolution::no_match, "(type#516) against (float32): expected no match, got kind %d index %d",
+         r.kind, r.index);
+  std::string msg = floats.why("f", {composite}, r, casting::unsafe);
+  const std::string want_composite =
+      "no kernel of 'f' accepts (type#516) with casting=unsafe: (float32): type#516->float32 has no conversion";
+  EXPECT(msg == want_composite, "message:\n  %s\nexpected:\n  %s", msg.c_str(), want_composite.c_str());
+  kernels own{{f32}, {composite}};
+  r = own.call({composite}, casting::exact);
+  EXPECT(r.kind == resolution::ok && r.index == 1 && r.rank == cpud::rating{},
+         "(type#516) against its own kernel: expected an exact match at 1, got kind %d index %d", r.kind, r.index);
+  EXPECT(own.why("f", {composite}, r).empty(), "an ok resolution explains nothing");
+  r = own.call({f32}, casting::unsafe);
+  EXPECT(r.kind == resolution::ok && r.index == 0, "(float32) still takes the float32 kernel, got index %d", r.index);
+  kernels builtins{{f32, f32}, {f64, f64}, {i64, i64}, {c128, c128}, {b, b}};
+  for (casting limit : {casting::exact, casting::safe, casting::unsafe}) {
+    r = builtins.call({invalid, invalid}, limit);
+    EXPECT(r.kind == resolution::no_match, "k_invalid args with casting=%s: expected no match, got kind %d index %d",
+           cpud::casting_name(limit), r.kind, r.index);
+    r = builtins.call({f64, invalid}, limit);
+    EXPECT(r.kind == resolution::no_match, "(float64, k_invalid) with casting=%s: expected no match, got kind %d",
+           cpud::casting_name(limit), r.kind);
+  }
+  const std::string want_invalid =
+      "no kernel of 'g' accepts (type#65535, type#65535) with casting=unsafe: (float32, float32): "
+      "type#65535->float32 has no conversion; (float64, float64): type#65535->float64 has no conversion; (int64, "
+      "int64): type#65535->int64 has no conversion; (complex128, complex128): type#65535->complex128 has no "
+      "conversion; (bool, bool): type#65535->bool has no conversion";
+  r = builtins.call({invalid, invalid}, casting::unsafe);
+  msg = builtins.why("g", {invalid, invalid}, r, casting::unsafe);
+  EXPECT(msg == want_invalid, "message:\n  %s\nexpected:\n  %s", msg.c_str(), want_invalid.c_str());
+  // Built-in kernels called with the invalid code and with a composite one:
+  // a kernel of the invalid code itself is an exact match (a code is itself).
+  kernels with_invalid{{f64}, {invalid}};
+  r = with_invalid.call({invalid});
+  EXPECT(r.kind == resolution::ok && r.index == 1, "k_invalid against its own code: got kind %d index %d", r.kind,
+         r.index);
+  r = with_invalid.call({composite}, casting::unsafe);
+  EXPECT(r.kind == resolution::no_match, "(type#516) against (float64), (type#65535): got kind %d", r.kind);
+}
+
 // What the docs' example says in its comments.
 void docs_example() {
   EXPECT(doc::r.kind == resolution::ok && doc::r.index == 0, "docs: r.index should be 0, is %d", doc::r.index);
@@ -165,6 +222,7 @@ int main() {
   mixed_and_impossible();
   ties_between_promotions();
   numba_overload_tests();
+  codes_outside_the_builtins();
   if (failures) return 1;
   std::printf("PASS\n");
   return 0;
