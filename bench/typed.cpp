@@ -20,9 +20,11 @@
 //                          call signatures the typed-array example's add
 //                          accepts (the pairs of its 8 array types that
 //                          resolve; 1 and 8 are spread over them; over all
-//                          14 built-in types it would be 156); 200: one with
-//                          kernels (t) and (t, t) for every built-in t,
-//                          casting unsafe (the first 200 calls it accepts)
+//                          14 built-in types it would be 156); 200 and up
+//                          (to 10,000, more than the cache's 4,096 slots):
+//                          one with kernels (t), (t, t), (t, t, t) and
+//                          (t, t, t, t) for every built-in t, casting
+//                          unsafe (the first N calls it accepts)
 //   rank_round_robin/N     cpud::resolve over the kernels + call, round robin:
 //                          the cost of every call missing the cache
 //   op_round_robin_after_declarations
@@ -332,27 +334,30 @@ std::unique_ptr<working_set> make_add_set(int n) {
   return w;
 }
 
-// Kernels (t) and (t, t) for every built-in t, casting unsafe: an operator
-// that accepts far more distinct calls than add; its first 200 (all the unary
-// ones, then pairs in typecode order).
+// Kernels (t), (t, t), (t, t, t) and (t, t, t, t) for every built-in t,
+// casting unsafe: an operator that accepts far more distinct calls than add
+// (14 + 196 + 2,744 + 38,416); its first n (unary ones, then pairs, then
+// triples, ... in typecode order). N = 200 and beyond: the curve past 64
+// signatures, up to more than the cache's 4,096 slots hold.
 constexpr int k_wide_calls = 200;
-std::unique_ptr<working_set> make_wide_set() {
-  static cpud::kernel<fn> table[2 * cpud::k_builtin_dtypes];
+constexpr int k_wide_arities = 4;
+std::unique_ptr<working_set> make_wide_set(int n) {
+  static cpud::kernel<fn> table[k_wide_arities * cpud::k_builtin_dtypes];
   for (int t = 0; t < cpud::k_builtin_dtypes; ++t) {
-    const dtype types[] = {static_cast<dtype>(t), static_cast<dtype>(t)};
-    table[t] = make_kernel(types, 1);
-    table[cpud::k_builtin_dtypes + t] = make_kernel(types, 2);
+    const dtype types[] = {static_cast<dtype>(t), static_cast<dtype>(t), static_cast<dtype>(t), static_cast<dtype>(t)};
+    for (int a = 1; a <= k_wide_arities; ++a) table[(a - 1) * cpud::k_builtin_dtypes + t] = make_kernel(types, a);
   }
-  const int nk = 2 * cpud::k_builtin_dtypes;
+  const int nk = k_wide_arities * cpud::k_builtin_dtypes;
   const auto limit = cpud::casting::unsafe;
   const auto tie = cpud::tie_rule::most_specific;
-  std::vector<call_sig> calls = accepted_calls(table, nk, limit, tie, 1);
-  for (const call_sig &c : accepted_calls(table, nk, limit, tie, 2)) calls.push_back(c);
+  std::vector<call_sig> calls;
+  for (int a = 1; a <= k_wide_arities && static_cast<int>(calls.size()) < n; ++a)
+    for (const call_sig &c : accepted_calls(table, nk, limit, tie, a)) calls.push_back(c);
   const std::size_t accepted = calls.size();
-  if (calls.size() > k_wide_calls) calls.resize(k_wide_calls);
+  if (static_cast<int>(calls.size()) > n) calls.resize(static_cast<std::size_t>(n));
   auto w = make_set(table, limit, tie, calls);
-  if (accepted < k_wide_calls)
-    w->error = "the wide operator accepts " + std::to_string(accepted) + " calls, not " + std::to_string(k_wide_calls);
+  if (static_cast<int>(accepted) < n)
+    w->error = "the wide operator accepts " + std::to_string(accepted) + " calls, not " + std::to_string(n);
   return w;
 }
 
@@ -360,7 +365,7 @@ working_set &plain_set(int n) {
   static std::map<int, std::unique_ptr<working_set>> sets;
   std::unique_ptr<working_set> &w = sets[n];
   if (!w) {
-    w = n == k_wide_calls ? make_wide_set() : make_add_set(n);
+    w = n >= k_wide_calls ? make_wide_set(n) : make_add_set(n);
     if (w->error.empty()) w->check();
   }
   return *w;
@@ -468,10 +473,10 @@ void BM_direct_round_robin(benchmark::State &state) {
   }
   state.counters["N"] = static_cast<double>(n);
 }
-BENCHMARK(BM_direct_round_robin)->Arg(1)->Arg(8)->Arg(k_add_calls)->Arg(k_wide_calls);
+BENCHMARK(BM_direct_round_robin)->Arg(1)->Arg(8)->Arg(k_add_calls)->Arg(k_wide_calls)->Arg(1000)->Arg(3000)->Arg(10000);
 
 void BM_op_round_robin(benchmark::State &state) { round_robin(state, plain_set(static_cast<int>(state.range(0)))); }
-BENCHMARK(BM_op_round_robin)->Arg(1)->Arg(8)->Arg(k_add_calls)->Arg(k_wide_calls);
+BENCHMARK(BM_op_round_robin)->Arg(1)->Arg(8)->Arg(k_add_calls)->Arg(k_wide_calls)->Arg(1000)->Arg(3000)->Arg(10000);
 
 void BM_rank_round_robin(benchmark::State &state) {
   working_set &w = plain_set(static_cast<int>(state.range(0)));
@@ -494,7 +499,7 @@ void BM_rank_round_robin(benchmark::State &state) {
   }
   state.counters["N"] = static_cast<double>(n);
 }
-BENCHMARK(BM_rank_round_robin)->Arg(k_add_calls)->Arg(k_wide_calls);
+BENCHMARK(BM_rank_round_robin)->Arg(k_add_calls)->Arg(k_wide_calls)->Arg(10000);
 
 void BM_op_round_robin_after_declarations(benchmark::State &state) {
   working_set &w = declared_set();

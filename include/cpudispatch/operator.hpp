@@ -89,23 +89,18 @@ class op {
   op &operator=(const op &) = delete;
   ~op() {
     if (registered_.load(std::memory_order_acquire)) cpud__unregister_operator(&record_);
-    for (node *n = added_.load(std::memory_order_acquire); n;) {
-      node *next = n->next.load(std::memory_order_relaxed);
-      delete n;
-      n = next;
-    }
     free_table(table_.load(std::memory_order_acquire));
     for (table *t = retired_.load(std::memory_order_acquire); t;) {
       table *next = t->retired_next;
       free_table(t);
       t = next;
     }
-    for (auto &b : results_)
-      for (result_node *r = b.load(std::memory_order_acquire); r;) {
-        result_node *next = r->next;
-        delete r;
-        r = next;
-      }
+    free_results();  // before the kernels' nodes: a result's kernel gives its number of cells
+    for (node *n = added_.load(std::memory_order_acquire); n;) {
+      node *next = n->next.load(std::memory_order_relaxed);
+      delete n;
+      n = next;
+    }
   }
 
   const char *name() const { return name_; }
@@ -293,9 +288,11 @@ class op {
   // the result.
   const resolved<Fn> &rank(const dtype *args, int n) const {
     // Listed for introspection from the first resolution on.
-    if (!registered_.exchange(1, std::memory_order_acq_rel)) cpud__register_operator(&record_);
+    if (!registered_.load(std::memory_order_acquire) && !registered_.exchange(1, std::memory_order_acq_rel))
+      cpud__register_operator(&record_);
     resolved<Fn> out;
     out.kind = resolution::ambiguous;  // a table with a repeated signature resolves nothing
+    int index = -1;
     if (repeat_ < 0) {
       signature sigs[k_max_kernels];
       const kernel<Fn> *ks[k_max_kernels];
@@ -304,11 +301,12 @@ class op {
       out.kind = r.kind;
       out.rank = r.rank;
       if (r.kind == resolution::ok) {
+        index = r.index;
         out.k = ks[r.index];
         for (int i = 0; i < n && i < k_max_arity; ++i) out.conv[i] = conv_(args[i], ks[r.index]->types[i]);
       }
     }
-    return *intern(out);
+    return *intern(out, index);
   }
 
   const resolved<Fn> &miss(const dtype *args, std::size_t n, std::uint64_t key, std::uint64_t gen, const table *t,
@@ -383,35 +381,58 @@ class op {
   }
 
   // Results, one copy of each distinct one per operator, never freed while
-  // the operator lives: what resolve() returns a reference to, and what the
-  // cache's slots point at. A lock-free set: a miss looks for its result
-  // and pushes it if absent.
-  static constexpr int k_result_buckets = 32;
-  struct result_node {
-    resolved<Fn> r;
-    result_node *next;
+  // the operator lives: what resolve() returns a reference to and what the
+  // cache's slots point at. A result is fixed by its kernel and the
+  // conversion of each argument (4 kinds ^ arity), or by its failure (no
+  // match, or a tie at a rating), so each has its own place, found by
+  // indexing and filled once: at most 4^4 per kernel, however many distinct
+  // calls there are.
+  using result_cell = std::atomic<const resolved<Fn> *>;
+  static constexpr int k_max_rank = k_max_arity + 1;  // counts 0..4 of each kind
+  struct result_store {
+    std::atomic<result_cell *> by_kernel[k_max_kernels];  // 4^arity cells each, made on first use
+    result_cell failed[1 + k_max_rank * k_max_rank * k_max_rank];  // no match; a tie at each rating
   };
-  static bool same_result(const resolved<Fn> &a, const resolved<Fn> &b) {
-    for (int i = 0; i < k_max_arity; ++i)
-      if (a.conv[i] != b.conv[i]) return false;
-    return a.k == b.k && a.kind == b.kind && a.rank == b.rank;
+  // What `a` points at, made by make() and published if it was null (if
+  // another thread published first, discard(mine) and that one).
+  template <class T, class Make, class Discard>
+  static T *get_or_make(std::atomic<T *> &a, Make make, Discard discard) {
+    T *have = a.load(std::memory_order_acquire);
+    if (have) return have;
+    T *mine = make();
+    if (a.compare_exchange_strong(have, mine, std::memory_order_acq_rel, std::memory_order_acquire)) return mine;
+    discard(mine);
+    return have;
   }
-  const resolved<Fn> *intern(const resolved<Fn> &r) const {
-    std::uint64_t h = reinterpret_cast<std::uintptr_t>(r.k) >> 4 ^ r.kind;
-    for (int i = 0; i < k_max_arity; ++i) h = h * 5 + static_cast<int>(r.conv[i]);
-    std::atomic<result_node *> &bucket = results_[h % k_result_buckets];
-    result_node *head = bucket.load(std::memory_order_acquire), *mine = nullptr;
-    for (;;) {
-      for (result_node *x = head; x; x = x->next)
-        if (same_result(x->r, r)) {
-          delete mine;
-          return &x->r;
-        }
-      if (!mine) mine = new result_node{r, nullptr};
-      mine->next = head;
-      if (bucket.compare_exchange_weak(head, mine, std::memory_order_acq_rel, std::memory_order_acquire))
-        return &mine->r;
+  const resolved<Fn> *intern(const resolved<Fn> &r, int kernel_index) const {
+    result_store *st = get_or_make(store_, [] { return new result_store{}; }, [](result_store *x) { delete x; });
+    result_cell *cell;
+    if (r.k) {
+      const int arity = r.k->arity;
+      result_cell *cells = get_or_make(
+          st->by_kernel[kernel_index], [arity] { return new result_cell[1u << (2 * arity)](); },
+          [](result_cell *x) { delete[] x; });
+      int combo = 0;
+      for (int i = arity - 1; i >= 0; --i) combo = combo * 4 + static_cast<int>(r.conv[i]);
+      cell = &cells[combo];
+    } else if (r.kind == resolution::no_match) {
+      cell = &st->failed[0];
+    } else {
+      cell = &st->failed[1 + (r.rank.unsafe * k_max_rank + r.rank.safe) * k_max_rank + r.rank.promote];
     }
+    return get_or_make(*cell, [&r] { return new resolved<Fn>(r); }, [](const resolved<Fn> *x) { delete x; });
+  }
+  void free_results() {
+    result_store *st = store_.load(std::memory_order_acquire);
+    if (!st) return;
+    for (int i = 0; i < k_max_kernels; ++i)
+      if (result_cell *cells = st->by_kernel[i].load(std::memory_order_acquire)) {
+        const kernel<Fn> *k = kernel_at(i);
+        for (int c = 0; k && c < (1 << (2 * k->arity)); ++c) delete cells[c].load(std::memory_order_acquire);
+        delete[] cells;
+      }
+    for (result_cell &c : st->failed) delete c.load(std::memory_order_acquire);
+    delete st;
   }
 
   // Introspection (cpud_operator in cpudispatch.h, cpudispatch-info).
@@ -499,7 +520,7 @@ class op {
   mutable table inline_table_{k_inline_slots - 1, 64 - log2(k_inline_slots), inline_slots_, nullptr};
   mutable std::atomic<table *> table_{&inline_table_};
   mutable std::atomic<table *> retired_{nullptr};
-  mutable std::atomic<result_node *> results_[k_result_buckets] = {};
+  mutable std::atomic<result_store *> store_{nullptr};
   mutable cpud_operator record_;
   mutable std::atomic<int> registered_{0};  // int, not bool: riscv64 GCC 12 has no inline 1-byte exchange (libatomic)
 };
