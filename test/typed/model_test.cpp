@@ -6,8 +6,8 @@
 // tie rule, Numba's or NumPy's conversions) get random call sequences with
 // registrations and rule declarations in between; every answer must be the
 // model's: kind, kernel, conversions and rank.
-// Then several threads: readers resolve while a writer registers kernels
-// and declares rules. A reader's answer is compared with the model when no
+// Then several threads: readers resolve while one writer registers kernels
+// and another declares rules. A reader's answer is compared with the model when no
 // change overlapped its call (a version counter brackets every change);
 // enough calls must be compared for the run to count.
 //   model_test [CASES [ROUNDS]]   (the suite runs a fixed number; the
@@ -174,14 +174,14 @@ void single_thread_case(std::uint64_t seed, long *calls) {
   }
 }
 
-// Readers against a writer: answers compared when no change overlapped.
+// Readers against two writers: answers compared when no change overlapped.
 void threaded_round(std::uint64_t seed, long *checked, long *unchecked) {
   rng setup{seed};
   model_op m;
   configure(setup, m);
   cpud::op<binary> o{"model", m.limit, m.tie, m.conv};
   std::mutex lock;               // the model's state; resolve() never takes it
-  std::atomic<std::uint64_t> version{0};  // odd while the writer changes something
+  std::atomic<std::uint64_t> version{0};  // odd while a writer changes something
   std::atomic<bool> stop{false};
   std::atomic<long> n_checked{0}, n_unchecked{0};
   std::vector<std::thread> readers;
@@ -209,23 +209,30 @@ void threaded_round(std::uint64_t seed, long *checked, long *unchecked) {
         n_checked.fetch_add(1, std::memory_order_relaxed);
       }
     });
-  rng w{seed ^ 0x5bd1e995u};
-  for (int change = 0; change < 40; ++change) {
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-    std::lock_guard<std::mutex> g(lock);
-    version.fetch_add(1, std::memory_order_acq_rel);
-    if (w.chance(70) && m.kernels.size() < 64) {
-      const cpud::kernel<binary> k = random_kernel(w);
-      bool repeat = false;
-      for (const auto &x : m.kernels) repeat = repeat || same_signature(x, k);
-      const bool added = o.add_kernel(k);
-      EXPECT(added == !repeat, "threaded seed %llu: add_kernel gave %d", static_cast<unsigned long long>(seed), added);
-      if (added) m.kernels.push_back(k);
-    } else {
-      declare_random(w);
-    }
-    version.fetch_add(1, std::memory_order_acq_rel);
-  }
+  // Two writers: one registers kernels, one declares rules.
+  std::vector<std::thread> writers;
+  for (int kind = 0; kind < 2; ++kind)
+    writers.emplace_back([&, kind] {
+      rng w{seed ^ (0x5bd1e995u + static_cast<std::uint64_t>(kind))};
+      for (int change = 0; change < 20; ++change) {
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+        std::lock_guard<std::mutex> g(lock);
+        version.fetch_add(1, std::memory_order_acq_rel);
+        if (kind == 0 && m.kernels.size() < 64) {
+          const cpud::kernel<binary> k = random_kernel(w);
+          bool repeat = false;
+          for (const auto &x : m.kernels) repeat = repeat || same_signature(x, k);
+          const bool added = o.add_kernel(k);
+          EXPECT(added == !repeat, "threaded seed %llu: add_kernel gave %d", static_cast<unsigned long long>(seed),
+                 added);
+          if (added) m.kernels.push_back(k);
+        } else if (kind == 1) {
+          declare_random(w);
+        }
+        version.fetch_add(1, std::memory_order_acq_rel);
+      }
+    });
+  for (auto &t : writers) t.join();
   std::this_thread::sleep_for(std::chrono::microseconds(500));
   stop.store(true, std::memory_order_release);
   for (auto &t : readers) t.join();
