@@ -24,7 +24,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <mutex>
 #include <string>
 
 #include "cpudispatch/dispatch.hpp"
@@ -113,7 +112,7 @@ class op {
   // Numba's compile() returns the overload it has) or k_max_kernels kernels.
   bool add_kernel(const kernel<Fn> &k) {
     if (k.arity < 0 || k.arity > k_max_arity) return false;
-    std::lock_guard<std::mutex> lock(add_lock_);  // writers only: one duplicate check at a time
+    const writer_lock lock(add_lock_);  // writers only: one duplicate check at a time
     if (n_static_ + n_added_ >= k_max_kernels) return false;
     bool repeat = false;
     for_each_kernel([&](const kernel<Fn> &o) { repeat = repeat || same_signature(o, k); });
@@ -181,6 +180,20 @@ class op {
   struct node {
     kernel<Fn> k;
     std::atomic<node *> next;
+  };
+  // Registrations are rare and short (a scan of at most 256 signatures): a
+  // spin lock among writers; readers never take it. (No std::this_thread:
+  // MinGW's win32 thread model has none.)
+  struct writer_lock {
+    std::atomic<int> &flag;
+    explicit writer_lock(std::atomic<int> &f) : flag(f) {
+      while (flag.exchange(1, std::memory_order_acquire))
+        while (flag.load(std::memory_order_relaxed)) {
+        }
+    }
+    ~writer_lock() { flag.store(0, std::memory_order_release); }
+    writer_lock(const writer_lock &) = delete;
+    writer_lock &operator=(const writer_lock &) = delete;
   };
 
   // The cache: open addressing (k_probes slots from a hash of the key), a
@@ -514,7 +527,7 @@ class op {
   std::atomic<node *> added_{nullptr};
   node *tail_ = nullptr;  // under add_lock_
   int n_added_ = 0;       // under add_lock_
-  std::mutex add_lock_;
+  std::atomic<int> add_lock_{0};  // not std::mutex: MinGW's has no constexpr constructor (constinit)
   std::atomic<std::uint32_t> generation_{0};
   mutable slot inline_slots_[k_inline_slots] = {};
   mutable table inline_table_{k_inline_slots - 1, 64 - log2(k_inline_slots), inline_slots_, nullptr};
