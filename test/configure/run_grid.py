@@ -225,6 +225,18 @@ def native_expectation():
     return set(re.findall(r'#define (__\w+__) 1', out))
 
 
+def fixture_project(tmp):
+    """The fixture consumer copied to tmp/proj, with an empty subprojects/
+    (the caller links cpudispatch in); its path."""
+    proj = os.path.join(tmp, 'proj')
+    shutil.copytree(os.path.join(HERE, 'fixture'), proj)
+    # main.cpp and the dispatch sources are the example project's (one copy).
+    for f in ('sum.dispatch.c', 'scale.dispatch.cpp', 'main.cpp'):
+        shutil.copy(os.path.join(ROOT, 'examples', 'consumer', 'src', f), os.path.join(proj, 'src', f))
+    os.makedirs(os.path.join(proj, 'subprojects'))
+    return proj
+
+
 def run_case(name):
     if platform.machine() not in ('x86_64', 'AMD64'):
         print('the configure grid spells x86_64 expectations; skipped on', platform.machine())
@@ -232,12 +244,7 @@ def run_case(name):
     case = CASES[name]
     tmp = tempfile.mkdtemp(prefix='cpud-grid-')
     try:
-        proj = os.path.join(tmp, 'proj')
-        shutil.copytree(os.path.join(HERE, 'fixture'), proj)
-        # main.cpp and the dispatch sources are the example project's (one copy).
-        for f in ('sum.dispatch.c', 'scale.dispatch.cpp', 'main.cpp'):
-            shutil.copy(os.path.join(ROOT, 'examples', 'consumer', 'src', f), os.path.join(proj, 'src', f))
-        os.makedirs(os.path.join(proj, 'subprojects'))
+        proj = fixture_project(tmp)
         if case.get('snippet'):
             snippet = docs_snippet()
             if len(snippet) > 17:

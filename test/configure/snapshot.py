@@ -66,11 +66,7 @@ def normalise(text, build, proj):
 def snapshot(name, cfg, out):
     tmp = tempfile.mkdtemp(prefix='cpud-snap-')
     try:
-        proj = os.path.join(tmp, 'proj')
-        shutil.copytree(os.path.join(HERE, 'fixture'), proj)
-        for f in ('sum.dispatch.c', 'scale.dispatch.cpp', 'main.cpp'):
-            shutil.copy(os.path.join(ROOT, 'examples', 'consumer', 'src', f), os.path.join(proj, 'src', f))
-        os.makedirs(os.path.join(proj, 'subprojects'))
+        proj = run_grid.fixture_project(tmp)
         os.symlink(ROOT, os.path.join(proj, 'subprojects', 'cpudispatch'))
         build = os.path.join(tmp, 'build')
         env = dict(os.environ)
