@@ -501,21 +501,20 @@ void BM_rank_round_robin(benchmark::State &state) {
 }
 BENCHMARK(BM_rank_round_robin)->Arg(k_add_calls)->Arg(k_wide_calls)->Arg(10000);
 
-void BM_op_round_robin_after_declarations(benchmark::State &state) {
-  working_set &w = declared_set();
+// The 58 round robin on a working set that re-resolved after each of
+// `count` changes of one kind (a counter named for it).
+void after_changes(benchmark::State &state, working_set &w, const char *what, int count) {
   round_robin(state, w);
-  state.counters["declarations"] = k_declarations;
+  state.counters[what] = count;
   state.counters["setup_resolutions"] = static_cast<double>(w.resolutions);
   state.counters["setup_s"] = w.setup_s;
 }
+void BM_op_round_robin_after_declarations(benchmark::State &state) {
+  after_changes(state, declared_set(), "declarations", k_declarations);
+}
 BENCHMARK(BM_op_round_robin_after_declarations);
-
 void BM_op_round_robin_after_registrations(benchmark::State &state) {
-  working_set &w = registered_set();
-  round_robin(state, w);
-  state.counters["registrations"] = k_registrations;
-  state.counters["setup_resolutions"] = static_cast<double>(w.resolutions);
-  state.counters["setup_s"] = w.setup_s;
+  after_changes(state, registered_set(), "registrations", k_registrations);
 }
 BENCHMARK(BM_op_round_robin_after_registrations);
 

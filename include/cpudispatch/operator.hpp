@@ -134,7 +134,7 @@ class op {
     if (n > static_cast<std::size_t>(k_max_arity)) return rank(args, static_cast<int>(n));  // no kernel takes that many
     const std::uint64_t key = pack(args, n);
     const std::uint64_t gen = generation();
-    const table *t = table_.load(std::memory_order_acquire);
+    table *t = table_.load(std::memory_order_acquire);
     const std::size_t home = t->index(key, n);
     if (const resolved<Fn> *r = t->slots[home].find(key, n, gen)) return *r;
     return miss(args, n, key, gen, t, home);
@@ -322,13 +322,13 @@ class op {
     return *intern(out, index);
   }
 
-  const resolved<Fn> &miss(const dtype *args, std::size_t n, std::uint64_t key, std::uint64_t gen, const table *t,
+  const resolved<Fn> &miss(const dtype *args, std::size_t n, std::uint64_t key, std::uint64_t gen, table *t,
                            std::size_t home) const {
     for (int p = 1; p < k_probes; ++p)
       if (const resolved<Fn> *r = t->slots[(home + p) & t->mask].find(key, n, gen)) return *r;
     const resolved<Fn> &r = rank(args, static_cast<int>(n));
     // Kept only if nothing changed meanwhile (else it may be stale already).
-    if (generation() == gen) insert(const_cast<table *>(t), key, n, gen, &r);
+    if (generation() == gen) insert(t, key, n, gen, &r);
     return r;
   }
 
