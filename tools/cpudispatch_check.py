@@ -57,7 +57,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # nothing written next to the scripts
-from cpudispatch_config import Config  # noqa: E402  (tools/cpudispatch_config.py)
+import cpudispatch_grammar as grammar  # noqa: E402  (tools/cpudispatch_grammar.py)
+from cpudispatch_model import Model  # noqa: E402  (tools/cpudispatch_model.py)
 
 BAD = ('.init_array', '.ctors', '.preinit_array')
 # COFF: every section the C runtime runs entries of at start-up (or at
@@ -201,9 +202,9 @@ class Library:
                 kinds.add('baseline')
             self.problems.append('%s: objects built for different targets (%s) in one library; build each '
                                  'target of a dispatch source into its own library'
-                                 % (self.name, ', '.join(sorted(kinds, key=cfg.rank))))
+                                 % (self.name, ', '.join(sorted(kinds, key=lambda t: grammar.rank(cfg, t)))))
         self.target = kinds.pop() if len(kinds) == 1 else 'baseline'
-        if self.target != 'baseline' and cfg.members(self.target) is None:
+        if self.target != 'baseline' and grammar.members(cfg, self.target) is None:
             self.problems.append('%s: built for %s, which this build of cpudispatch does not know (a library '
                                  'of another configuration?)' % (self.name, self.target))
             self.target = 'baseline'
@@ -303,8 +304,8 @@ def order_problems(libs, cfg):
     bad = []
     for sym, ds in definers.items():
         kept = ds[0]
-        need = cfg.needs(kept.target)
-        victims = [d for d in ds[1:] if not need <= cfg.needs(d.target)]
+        need = grammar.needs(cfg, kept.target)
+        victims = [d for d in ds[1:] if not need <= grammar.needs(cfg, d.target)]
         if victims:
             bad.append((sym, kept, victims))
     if not bad:
@@ -315,9 +316,10 @@ def order_problems(libs, cfg):
     # by library and name. Constructor variants (C1/C2) demangle alike: one line.
     key = lambda b: (not any(v.target == 'baseline' for v in b[2]), b[1].name, pretty[b[0]])
     for sym, kept, victims in sorted(bad, key=key):
-        missing = sorted(cfg.needs(kept.target) - cfg.needs(victims[0].target), key=cfg.rank)
+        missing = sorted(grammar.needs(cfg, kept.target) - grammar.needs(cfg, victims[0].target),
+                         key=lambda f: grammar.rank(cfg, f))
         ds = definers[sym]
-        safe = [d for d in ds if all(cfg.needs(d.target) <= cfg.needs(o.target) for o in ds)]
+        safe = [d for d in ds if all(grammar.needs(cfg, d.target) <= grammar.needs(cfg, o.target) for o in ds)]
         if safe:
             fix = 'Link %s first (baseline libraries first, then targets by ascending interest: the ' \
                   '--archive mode does)' % safe[0].name
@@ -482,7 +484,7 @@ def main():
     ap.add_argument('libs', nargs='*', metavar='LIB')
     a = ap.parse_args()
     try:
-        cfg = Config(a.config)
+        cfg = Model.load(a.config)
     except OSError as e:
         sys.exit('cpudispatch check: cannot read the configuration %s (%s)' % (a.config, e.strerror))
     if a.object:
@@ -495,7 +497,7 @@ def main():
     problems = [p for lib in libs for p in lib.problems]
     if a.archive:
         # Stable: libraries of the same target keep the order given.
-        libs.sort(key=lambda lib: cfg.rank(lib.target))
+        libs.sort(key=lambda lib: grammar.rank(cfg, lib.target))
     for lib in libs:
         problems += object_problems(lib)
     renames, why_not = {}, None

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """cpudispatch's configure step, run once by src/config/meson.build.
 
-Reads the feature tables (tools/cpudispatch_tables.py), resolves the
-options cpu-baseline / cpu-dispatch / allow-broken-compilers against the
-host arch's table, runs the compiler checks (tools/cpudispatch_probe.py:
-batched, cached in the build directory), and writes what the build needs:
-the bodies of cpudispatch_config.h and cpudispatch_features.h (from
-include/*.h.in), of cpudispatch_targets.txt, and of docs/features.md (from
-docs/features.md.in), printed for Meson's configure_file(). Meson interpreting the same work statement by
-statement was most of a warm reconfigure (docs/performance.md).
+Reads the feature tables into the build's model (tools/cpudispatch_model.py),
+resolves the options cpu-baseline / cpu-dispatch / allow-broken-compilers
+(tools/cpudispatch_grammar.py), runs the compiler checks
+(tools/cpudispatch_probe.py: batched, cached in the build directory), and
+writes the generated files under --build-root: include/cpudispatch_config.h
+and include/cpudispatch_features.h (from the templates beside them),
+include/cpudispatch_targets.txt (the model, for gen and check) and, in
+cpudispatch's own builds, docs/features.md (from docs/features.md.in). Meson
+interpreting the same work statement by statement was most of a warm
+reconfigure (docs/performance.md).
 
-  cpudispatch_configure.py --source-root DIR --out-dir DIR --arch ARCH
+  cpudispatch_configure.py --source-root DIR --build-root DIR --out-dir DIR
+      --arch ARCH
       --option NAME VALUE ...         cpu-baseline, cpu-dispatch,
                                       allow-broken-compilers,
                                       disable-optimization, env-prefix,
@@ -20,15 +23,15 @@ statement was most of a warm reconfigure (docs/performance.md).
       [--clear-dir DIR]               removed first (the dispatch sources'
                                       records: meson.build)
       [--main-project]                cpudispatch is the main project: also
-                                      features.md's body and what its own
-                                      tests read (closure, test, own-flags)
+                                      docs/features.md and the test programs
+                                      to watch
 
-Prints one line per result, fields separated by tabs, for Meson to act on
-in order: `message TEXT`, `warning TEXT`, `error TEXT` (the last line, then
+Prints only what Meson acts on, one line each, fields separated by tabs, in
+order: `message TEXT`, `warning TEXT`, `error TEXT` (the last line, then
 exit 0: Meson raises it, so the user sees a configure error naming the
-option), and `list NAME ITEMS` / `map NAME KEY ITEMS` for the variables the
-build uses, ITEMS joined by the unit separator (0x1f), and `body NAME TEXT`
-(newlines as 0x1e). --out-dir holds the compiler checks' cache.
+option), and `list NAME ITEMS` for the variables the build uses (flags,
+summaries, files to watch), ITEMS joined by the unit separator (0x1f).
+--out-dir holds the compiler checks' cache.
 """
 import concurrent.futures
 import os
@@ -38,13 +41,12 @@ import tempfile
 
 sys.dont_write_bytecode = True  # nothing written next to the scripts
 import cpudispatch_probe as probe  # noqa: E402  (tools/)
-from cpudispatch_config import Config, split_list  # noqa: E402
-from cpudispatch_tables import (ARCHES, BROKEN_COMPILERS, KEYWORDS, Arch, TableError, hex_of,  # noqa: E402
-                                read_tables, removal_sets, version_matches)
+import cpudispatch_grammar as grammar  # noqa: E402
+from cpudispatch_model import Model, write_if_changed  # noqa: E402
+from cpudispatch_tables import (BROKEN_COMPILERS, TableError, hex_of, removal_sets, table_paths,  # noqa: E402
+                                version_matches)
 
-OPT_NAME = {'baseline': 'cpu-baseline', 'dispatch': 'cpu-dispatch'}
 SEP = '\x1f'  # between a list's items: Meson 1.0.1 can split on it, no item holds it
-NL = '\x1e'   # a body's newlines
 
 
 class ConfigureError(Exception):
@@ -70,8 +72,6 @@ class Out:
     def list(self, name, items):
         self.emit('list', name, SEP.join(items))
 
-    def map(self, name, key, items):
-        self.emit('map', name, key, SEP.join(items))
 
 
 def parse_args(argv):
@@ -79,7 +79,7 @@ def parse_args(argv):
     i = 0
     while i < len(argv):
         k = argv[i]
-        if k in ('--source-root', '--out-dir', '--arch', '--clear-dir'):
+        if k in ('--source-root', '--build-root', '--out-dir', '--arch', '--clear-dir'):
             a[k[2:].replace('-', '_')] = argv[i + 1]
             i += 2
         elif k == '--option':
@@ -100,11 +100,6 @@ def parse_args(argv):
     return a
 
 
-def ordered(arch, names):
-    s = set(names)
-    return [n for n in arch.names if n in s]
-
-
 def configure(a, out):
     opt = a['option']
     prefix = opt['env-prefix']
@@ -115,8 +110,7 @@ def configure(a, out):
     features_dir = os.path.join(src, 'src', 'features')
     cc_id, cc_ver, _ = a['compiler']['c']
     try:
-        tables = read_tables(features_dir)
-        arch = Arch(tables, a['arch'], features_dir, 'clang' if cc_id == 'clang' else 'flags')
+        arch = Model.from_tables(features_dir, a['arch'])
     except TableError as e:
         raise ConfigureError(str(e))
     names = arch.names
@@ -130,7 +124,7 @@ def configure(a, out):
                 broken[n] = '%s %s is known to miscompile it (%s)' % (BROKEN_COMPILERS[cc_id], cc_ver, b['why'])
     allow_raw = opt['allow-broken-compilers']
     allow = []
-    for tok in split_list(allow_raw.upper()):
+    for tok in grammar.split_list(allow_raw.upper()):
         if tok in arch.token:
             n = arch.token[tok]
             if n in broken:
@@ -141,7 +135,7 @@ def configure(a, out):
         elif tok in arch.foreign:
             out.message('allow-broken-compilers: "%s" is a feature of %s; ignored on %s' % (tok, arch.foreign[tok],
                                                                                             arch.arch))
-        elif tok in arch.table['retired']:
+        elif tok in arch.retired:
             out.message('allow-broken-compilers: "%s" is retired on %s; ignored' % (tok, arch.arch))
         else:
             raise ConfigureError('allow-broken-compilers: unknown CPU feature "%s" in "%s"; valid names on %s: %s '
@@ -149,10 +143,7 @@ def configure(a, out):
                                                          ' '.join(names) if names else '(none)'))
 
     # --- compiler checks, batched (tools/cpudispatch_probe.py) -----------------
-    table = Config()
-    table.order = list(names)
-    table.flags = dict(arch.own_flags)
-    table.ext_sep = arch.ext_sep
+    table = arch
     o = {'cache': os.path.join(a['out_dir'], 'compiler-checks.json'), 'jobs': os.cpu_count() or 2,
          'compiler': a['compiler'], 'args': a['args'],
          'cdef': [(n, arch.row[n]['cdef']) for n in names if arch.row[n]['cdef']], 'req': [], 'table': table}
@@ -164,66 +155,6 @@ def configure(a, out):
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return arch, result
-
-
-def parse_option(arch, which, text, probed, max_baseline, out):
-    """cpu-baseline / cpu-dispatch (which: 'baseline' / 'dispatch'): the
-    requested features and all they imply, ascending interest. The grammar
-    of docs/options.md, "Feature lists": tokens split by split_list(), left
-    to right; keywords; "+X" adds, "-X" removes X and all that implies it
-    (for a group, also what it adds to its base and all that implies that).
-    probed: 'DETECT'/'NATIVE' -> features; messages go to `out`."""
-    names = arch.names
-    optname = OPT_NAME[which]
-    valid_msg = ('valid names on %s: %s; keywords: %s (case-insensitive, "+NAME" adds, "-NAME" removes NAME, '
-                 'what a group NAME adds to its base, and everything implying them)'
-                 % (arch.arch, ' '.join(names) if names else '(none)', ' '.join(KEYWORDS).lower()))
-    acc, pending = [], ''
-    for tok in split_list(text.upper()):
-        if tok in ('+', '-'):
-            if pending:
-                raise ConfigureError('%s: operator "%s" follows operator "%s"' % (optname, tok, pending))
-            pending = tok
-            continue
-        op, pending = pending, ''
-        if not op and tok[:1] in ('+', '-'):
-            op, tok = tok[0], tok[1:]
-        if tok == 'MIN':
-            got = arch.table['min']
-        elif tok == 'MAX':
-            got = max_baseline if which == 'baseline' else names
-        elif tok == 'NONE':
-            if op:
-                raise ConfigureError('%s: "%snone" makes no sense; "none" alone selects nothing' % (optname, op))
-            acc = []
-            continue
-        elif tok in probed:
-            got = probed[tok]
-        elif tok in arch.token:
-            got = [arch.token[tok]]
-        elif tok in arch.foreign:
-            out.message('%s: "%s" is a feature of %s; ignored on %s' % (optname, tok, arch.foreign[tok], arch.arch))
-            continue
-        elif tok in arch.table['retired']:
-            out.message('%s: "%s" is retired on %s (no current compiler or CPU offers it); ignored'
-                        % (optname, tok, arch.arch))
-            continue
-        else:
-            raise ConfigureError('%s: unknown CPU feature "%s" in "%s"; %s' % (optname, tok, text, valid_msg))
-        if op == '-':
-            drop = set()
-            for n in got:
-                drop |= set(arch.removes[n])
-            acc = [x for x in acc if x not in drop]
-        else:
-            acc += [n for n in got if n not in acc]
-    if pending:
-        raise ConfigureError('%s: operator "%s" at the end of "%s" has no feature name' % (optname, pending, text))
-    # Implied features are always added; keep interest order.
-    full = set()
-    for x in acc:
-        full |= {x} | set(arch.closure[x])
-    return ordered(arch, full)
 
 
 def resolve(a, out, arch, raw, broken, allow, r, table):
@@ -272,11 +203,15 @@ def resolve(a, out, arch, raw, broken, allow, r, table):
     if 'MAX' in raw['baseline'].upper():
         max_baseline = []
         for n in names:
-            ok = not arch.own_flags[n] or r.accepts('c', arch.own_flags[n])
+            ok = not arch.flags[n] or r.accepts('c', arch.flags[n])
             if ok and all(i in max_baseline for i in arch.closure[n]):
                 max_baseline.append(n)
 
-    requested = {which: parse_option(arch, which, text, probed, max_baseline, out) for which, text in raw.items()}
+    try:
+        requested = {which: grammar.parse_option(arch, which, text, probed, max_baseline, out.message)
+                     for which, text in raw.items()}
+    except grammar.ListError as e:
+        raise ConfigureError(str(e))
 
     skipped = {'baseline': [], 'dispatch': []}
     baseline = requested['baseline']
@@ -284,7 +219,7 @@ def resolve(a, out, arch, raw, broken, allow, r, table):
     if from_flags:
         out.message('cpu-baseline: the compiler, with its defaults and the flags given to it, already enables %s; '
                     'added to the baseline so the start-up check covers them' % ' '.join(from_flags))
-        baseline = ordered(arch, baseline + from_flags)
+        baseline = arch.with_implied(baseline + from_flags)
     cand = []
     for n in requested['dispatch']:
         if n in baseline:
@@ -422,7 +357,7 @@ def config_h(a, arch, res):
 
 def features_h(a, arch):
     rows = []
-    for n in arch.names:
+    for interest, n in enumerate(arch.names, 1):
         r = arch.row[n]
         d = r['detect']
         arg = 0
@@ -436,10 +371,11 @@ def features_h(a, arch):
             arg = d[3]
         else:
             spec = 'CPUD_DETECT_%s, 0, 0, 0, %d' % (d[0].upper(), d[1])
-        rows.append('  X(%s, %d, %s, %s, %d) \\\n' % (n, r['interest'], spec, hex_of(r['xcr0']), arg))
+        rows.append('  X(%s, %d, %s, %s, %d) \\\n' % (n, interest, spec, hex_of(r.get('xcr0', 0)), arg))
     implies = ['  %s \\\n' % ' '.join('X(%s, %s)' % (n, i) for i in arch.closure[n]) for n in arch.names
                if arch.closure[n]]
     adds = ['  %s \\\n' % ' '.join('X(%s, %s)' % (n, i) for i in arch.adds[n]) for n in arch.names if arch.adds[n]]
+    removes = ['  %s \\\n' % ' '.join('X(%s, %s)' % (n, i) for i in arch.removes[n]) for n in arch.names]
     aliases = ['  X(%s, "%s") \\\n' % (n, al) for n in arch.names for al in arch.row[n].get('aliases', [])]
     return fill(os.path.join(a['source_root'], 'include', 'cpudispatch_features.h.in'), {
         'ARCH': arch.arch,
@@ -447,28 +383,11 @@ def features_h(a, arch):
         'FEATURE_ROWS': ''.join(rows),
         'IMPLIES_ROWS': ''.join(implies),
         'ADDS_ROWS': ''.join(adds) or '  /* no groups on this arch */ \\\n',
+        'REMOVES_ROWS': ''.join(removes),
         'ALIAS_ROWS': ''.join(aliases),
         'FOREIGN': ' '.join(arch.foreign),
-        'RETIRED': ' '.join(arch.table['retired']),
+        'RETIRED': ' '.join(arch.retired),
     })
-
-
-def targets_txt(a, arch, res):
-    t = ['# cpudispatch resolved configuration, read by tools/cpudispatch_gen.py',
-         'arch %s' % arch.arch,
-         'disable-optimization %d' % (a['option']['disable-optimization'] == 'true'),
-         'baseline %s' % ' '.join(res['baseline'])]
-    t += ['feature %s %s' % (n, ' '.join(arch.closure[n])) for n in arch.names]
-    t += ['target %s' % d for d in res['dispatch']]
-    # For a group target (AVX2+FMA3, compiled as one), cpudispatch_gen merges
-    # its flags from each feature's own, as configure merges a target's.
-    t += ['ext-sep %s' % arch.ext_sep]
-    t += ['flags %s %s' % (n, ' '.join(arch.own_flags[n])) for n in arch.names]
-    t += ['target-flags %s %s' % (d, ' '.join(res['target_flags'][d])) for d in res['dispatch']]
-    t += ['token %s %s' % kv for kv in arch.token.items()]
-    t += ['foreign %s %s' % kv for kv in arch.foreign.items()]
-    t += ['retired %s' % n for n in arch.table['retired']]
-    return '\n'.join(t) + '\n'
 
 
 def features_md(a, arch):
@@ -479,10 +398,10 @@ def features_md(a, arch):
                                                 '`%s`' % ' '.join(t['native']) if t['native'] else '(none)')]
         if t['retired']:
             md.append('Accepted and ignored (retired): %s.' % ' '.join(t['retired']))
-        md += ['', '| name | interest | implies | GCC flags | Clang flags | detection | also spelled |',
-               '|---|---|---|---|---|---|---|']
+        md += ['', '| name | interest | implies | flags | detection | also spelled |',
+               '|---|---|---|---|---|---|']
         broken = []
-        for r in t['features']:
+        for interest, r in enumerate(t['features'], 1):
             d = r['detect']
             if not d:
                 det = 'group'
@@ -496,13 +415,11 @@ def features_md(a, arch):
                 det = 'vector length == %d bytes' % d[1]
             else:
                 det = '%s[%d]' % (d[0], d[1])
-            if d and d[0] in ('cpuid', 'cpuid_ge') and r['xcr0'] != 0:
+            if d and d[0] in ('cpuid', 'cpuid_ge') and r.get('xcr0', 0) != 0:
                 det += ', XCR0 & %s' % hex_of(r['xcr0'])
-            clang = r.get('clang', r['flags'])
-            gcc_s = '`%s`' % ' '.join(r['flags']) if r['flags'] else '-'
-            clang_s = 'same' if clang == r['flags'] else ('`%s`' % ' '.join(clang) if clang else '-')
-            md.append('| %s | %d | %s | %s | %s | %s | %s |' % (r['name'], r['interest'], ' '.join(r['implies']),
-                                                                  gcc_s, clang_s, det, ' '.join(r.get('aliases', []))))
+            flags = '`%s`' % ' '.join(r['flags']) if r['flags'] else '-'
+            md.append('| %s | %d | %s | %s | %s | %s |' % (r['name'], interest, ' '.join(r['implies']), flags, det,
+                                                         ' '.join(r.get('aliases', []))))
             for b in r.get('broken', []):
                 broken.append('- %s: %s `%s`: %s' % (r['name'], BROKEN_COMPILERS[b['compiler']], ' '.join(b['versions']),
                                                      b['why']))
@@ -535,24 +452,24 @@ def main():
         print('\n'.join(out.lines))
         return 0
     os.makedirs(a['out_dir'], exist_ok=True)
-    bodies = {'cpudispatch_config.h': config_h(a, arch, res), 'cpudispatch_features.h': features_h(a, arch),
-              'cpudispatch_targets.txt': targets_txt(a, arch, res)}
+    arch.baseline, arch.targets = res['baseline'], res['dispatch']
+    arch.target_flags = res['target_flags']
+    arch.disabled = a['option']['disable-optimization'] == 'true'
+    files = {os.path.join('include', 'cpudispatch_config.h'): config_h(a, arch, res),
+             os.path.join('include', 'cpudispatch_features.h'): features_h(a, arch),
+             os.path.join('include', 'cpudispatch_targets.txt'): arch.text()}
     if a['main']:
-        bodies['features.md'] = features_md(a, arch)
-    for name, text in bodies.items():
-        # One line each: newlines as 0x1e (Meson turns them back); Meson
-        # 1.0.1 reads no file of the build directory (fs.read refuses it).
-        out.emit('body', name, text.rstrip('\n').replace('\n', NL))
+        files[os.path.join('docs', 'features.md')] = features_md(a, arch)
+    for rel, text in files.items():
+        write_if_changed(os.path.join(a['build_root'], rel), text)
+    features_dir = os.path.join(a['source_root'], 'src', 'features')
     out.list('names', arch.names)
-    # What Meson must watch (an edited table reconfigures), and how -march
-    # extensions join on this arch: both facts of the tables, said once.
-    out.list('tables', [os.path.join(a['source_root'], 'src', 'features', t, 'meson.build') for t in ARCHES])
-    out.list('ext-sep', [arch.ext_sep])
+    # What Meson must watch: an edited table reconfigures, and in
+    # cpudispatch's own builds an edited test program too.
+    out.list('tables', table_paths(features_dir))
     if a['main']:
-        for n in arch.names:
-            out.map('closure', n, arch.closure[n])
-            out.map('test', n, [arch.test_path[n]])
-            out.map('own-flags', n, arch.own_flags[n])
+        out.list('test-programs', [arch.test_path[n] for n in arch.names])
+    out.list('detect-source', [arch.table['detect_source']])
     out.list('native', arch.table['native'])
     out.list('floor', arch.floor_flags())
     out.list('floor-c', res['floor']['c'])
@@ -560,11 +477,6 @@ def main():
     out.list('baseline', res['baseline'])
     out.list('dispatch', res['dispatch'])
     out.list('baseline-flags', res['baseline_flags'])
-    for d in res['dispatch']:
-        # What cpudispatch_targets[d] compiles with: the merged flags, the
-        # target's name and a macro for it and for each feature it implies.
-        out.map('target-args', d, res['target_flags'][d] + ['-DCPUD_TARGET=' + d]
-                + ['-DCPUD_TARGET_%s=1' % i for i in arch.closure[d] + [d]])
     out.list('skipped-baseline', res['skipped']['baseline'])
     out.list('skipped-dispatch', res['skipped']['dispatch'])
     out.list('known-broken', res['known_broken'])

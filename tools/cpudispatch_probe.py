@@ -15,9 +15,8 @@ runs no compiler.
       --args LANG ARG...  ---                     what Meson adds to a check:
                                                   c_args, -std=...
       [--cdef NAME EXPR]...                       a feature macro expression
-      [--feature NAME -- FLAG... ---]...          a feature's own flags, in
-                                                  table order
-      [--ext-sep SEP]                             joins -march=BASE+ext parts
+      [--table FEATURES_DIR ARCH]                 the feature table whose
+                                                  flags NAMEs merge
       [--macros KEY LANG[,LANG] -- FLAG... ---]   which EXPRs hold, with FLAGs
       [--flags KEY -- NAME... ---]                the merged flags of NAMEs
       [--test KEY FILE -- NAME... ---]            does FILE compile (C) with
@@ -28,8 +27,8 @@ runs no compiler.
 Prints one line per request: KEY, a tab, then the names whose expression
 holds in any of the languages (--macros), the flags (--flags, --subset),
 yes|no|rejected (--test: rejected when the compiler refuses the flags
-themselves) or yes|no (--accepts). Flags merge as tools/cpudispatch_config.py
-merges a group's. The test programs are first compiled together, as one
+themselves) or yes|no (--accepts). Flags merge as the build's model merges
+a target's (tools/cpudispatch_model.py). The test programs are first compiled together, as one
 unit with the union of their flags; only if that fails (or with --strict)
 each alone. A check means what Meson's means:
 the same compiler command, `-O0` (and for Clang the -Werror options Meson
@@ -46,7 +45,7 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # nothing written next to the scripts
-from cpudispatch_config import Config  # noqa: E402  (tools/cpudispatch_config.py)
+from cpudispatch_model import Model  # noqa: E402  (tools/cpudispatch_model.py)
 
 EXT = {'c': '.c', 'cpp': '.cpp'}
 # What Meson's checks add before the external arguments (mesonbuild
@@ -69,20 +68,16 @@ def take(argv, i):
 
 def parse(argv):
     o = {'cache': None, 'jobs': os.cpu_count() or 2, 'compiler': {}, 'args': {}, 'cdef': [], 'req': [],
-         'table': Config()}
+         'table': Model()}
     i = 0
     while i < len(argv):
         a = argv[i]
         if a in ('--cache', '--jobs'):
             o[a[2:]] = argv[i + 1] if a == '--cache' else int(argv[i + 1])
             i += 2
-        elif a == '--ext-sep':
-            o['table'].ext_sep = argv[i + 1]
-            i += 2
-        elif a == '--feature':
-            name = argv[i + 1]
-            o['table'].flags[name], i = take(argv, i + 2)
-            o['table'].order.append(name)
+        elif a == '--table':
+            o['table'] = Model.from_tables(argv[i + 1], argv[i + 2])
+            i += 3
         elif a == '--flags':
             key = argv[i + 1]
             names, i = take(argv, i + 2)

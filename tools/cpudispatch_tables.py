@@ -1,20 +1,24 @@
-"""The feature tables, read from src/features/<arch>/meson.build, checked,
-and what the rest of the build derives from them.
+"""The feature tables, src/features/<arch>/table.py, read and checked.
 
-Each table file is one Meson assignment of a literal (`cpud_arch_x86_64 =
-{...}`: dicts, lists, strings, integers, booleans, comments); this module
-reads that literal grammar itself, so the tables stay the one source of
-truth while configure's work runs in Python (tools/cpudispatch_configure.py).
-check() holds every rule a table must follow: all five tables are checked on
-every configure, so a broken row of any arch fails CI on x86_64 too.
+Each table is a Python literal (a dict: see x86_64/table.py's header for
+its keys), read with ast.literal_eval: data, never run. The arch is its
+folder's name, and the arches are the folders that hold a table. check()
+holds every rule a table must follow: all tables are checked on every
+configure, so a broken row of any arch fails CI on x86_64 too. What a
+build derives from them is tools/cpudispatch_model.py.
 """
+import ast
 import os
 import re
 
-ARCHES = ['x86_64', 'aarch64', 'ppc64le', 's390x', 'riscv64']
-KEYWORDS = ['MIN', 'MAX', 'NATIVE', 'NONE', 'DETECT']
-TABLE_KEYS = ['arch', 'min', 'native', 'floor', 'retired', 'features']
-ROW_KEYS = ['name', 'interest', 'implies', 'flags', 'headers', 'cdef', 'detect', 'xcr0', 'test']
+# Names a feature cannot have: the options' keywords.
+from cpudispatch_grammar import KEYWORDS
+
+TABLE_KEYS = ['march_ext_sep', 'detect_source', 'min', 'native', 'floor', 'retired', 'features']
+ROW_KEYS = ['name', 'implies', 'flags', 'headers', 'cdef', 'detect']
+# Optional: other spellings, a group's base, OS state (XGETBV(0) mask; none
+# if absent), known compiler bugs.
+OPTIONAL_ROW_KEYS = ['aliases', 'adds_to', 'xcr0', 'broken']
 # Detect specs (a row's 'detect'), with their lengths:
 #   ['cpuid', LEAF, SUBLEAF, REG, BIT]       CPUID bit
 #   ['cpuid_ge', LEAF, SUBLEAF, REG, SHIFT, MIN]
@@ -33,85 +37,45 @@ DETECT_KINDS = {'cpuid': 5, 'cpuid_ge': 6, 'hwcap': 2, 'hwcap2': 2, 'hwprobe': 4
 BROKEN_COMPILERS = {'gcc': 'GCC', 'clang': 'Clang'}
 BROKEN_KEYS = ['compiler', 'versions', 'why']
 VERSION_OPS = ['>=', '<=', '==', '!=', '>', '<']
+TABLE_FILE = 'table.py'
 
 
 class TableError(Exception):
     pass
 
 
-# --- the literal grammar ----------------------------------------------------
-TOKEN = re.compile(r"""\s+|\#[^\n]*|'(?:[^'\\\n]|\\.)*'|0[xX][0-9a-fA-F]+|-?\d+|true|false|[\[\]{}:,=]|[A-Za-z_]\w*""")
-ESCAPES = {'n': '\n', 't': '\t', '\\': '\\', "'": "'"}
+def arches(features_dir):
+    """The arches that have a table, by name."""
+    return sorted(a for a in os.listdir(features_dir) if os.path.isfile(os.path.join(features_dir, a, TABLE_FILE)))
 
 
-def tokens(text, path):
-    out, pos = [], 0
-    while pos < len(text):
-        m = TOKEN.match(text, pos)
-        if not m:
-            line = text.count('\n', 0, pos) + 1
-            raise TableError('%s:%d: cannot read %r' % (path, line, text[pos:pos + 20]))
-        pos = m.end()
-        if m.group(0).strip() and not m.group(0).startswith('#'):
-            out.append(m.group(0))
-    return out
-
-
-class Reader:
-    def __init__(self, toks, path):
-        self.toks, self.i, self.path = toks, 0, path
-
-    def next(self):
-        if self.i >= len(self.toks):
-            raise TableError('%s: the literal ends early' % self.path)
-        self.i += 1
-        return self.toks[self.i - 1]
-
-    def value(self):
-        tok = self.next()
-        if tok in ('[', '{'):
-            close = ']' if tok == '[' else '}'
-            out = [] if tok == '[' else {}
-            while True:
-                if self.toks[self.i:self.i + 1] == [close]:
-                    self.i += 1
-                    return out
-                item = self.value()
-                if tok == '{':
-                    if self.next() != ':':
-                        raise TableError('%s: a dict key without ":"' % self.path)
-                    out[item] = self.value()
-                else:
-                    out.append(item)
-                sep = self.next()
-                if sep == close:
-                    return out
-                if sep != ',':
-                    raise TableError('%s: expected "," or "%s", not %r' % (self.path, close, sep))
-        if tok.startswith("'"):
-            return re.sub(r'\\(.)', lambda m: ESCAPES.get(m.group(1), '\\' + m.group(1)), tok[1:-1])
-        if tok in ('true', 'false'):
-            return tok == 'true'
-        if re.match(r'^-?(\d+|0[xX][0-9a-fA-F]+)$', tok):
-            return int(tok, 0)
-        raise TableError('%s: unexpected %r' % (self.path, tok))
+def table_paths(features_dir):
+    return [os.path.join(features_dir, a, TABLE_FILE) for a in arches(features_dir)]
 
 
 def read_table(path):
-    """The literal assigned in a table file."""
+    """The literal of a table file, with its arch (the folder's name)."""
     with open(path, encoding='utf-8') as fh:
-        r = Reader(tokens(fh.read(), path), path)
-    name, eq = r.next(), r.next()
-    if eq != '=' or not name.startswith('cpud_arch_'):
-        raise TableError('%s: expected "cpud_arch_ARCH = {...}"' % path)
-    value = r.value()
-    if r.i != len(r.toks):
-        raise TableError('%s: more after the literal: %r' % (path, r.toks[r.i]))
+        text = fh.read()
+    try:
+        value = ast.literal_eval(text)
+    except SyntaxError as e:
+        raise TableError('%s:%s: cannot read the table: %s' % (path, e.lineno, e.msg))
+    except ValueError as e:
+        # literal_eval names the line of the first thing that is no literal.
+        line = re.search(r'on line (\d+)', str(e))
+        raise TableError('%s:%s: cannot read the table: not a literal (a table holds only dicts, lists, strings, '
+                         'numbers and booleans)' % (path, line.group(1) if line else '?'))
+    if not isinstance(value, dict):
+        raise TableError('%s: a table is one dict literal' % path)
+    if 'arch' in value:
+        raise TableError('%s: unknown key "arch" (the arch is the folder\'s name)' % path)
+    value['arch'] = os.path.basename(os.path.dirname(os.path.abspath(path)))
     return value
 
 
 def read_tables(features_dir):
-    return [read_table(os.path.join(features_dir, a, 'meson.build')) for a in ARCHES]
+    return [read_table(p) for p in table_paths(features_dir)]
 
 
 # --- the rules ----------------------------------------------------------------
@@ -139,17 +103,26 @@ def check(tables, features_dir):
         for k in TABLE_KEYS:
             if k not in t:
                 raise TableError('feature table %s lacks key "%s"' % (t.get('arch', '?'), k))
-        arch, seen, last = t['arch'], [], 0
+        for k in t:
+            if k not in TABLE_KEYS + ['arch']:  # 'arch': read_table's, from the folder
+                raise TableError('feature table %s: unknown key "%s" (keys: %s)' % (t['arch'], k, ' '.join(TABLE_KEYS)))
+        arch, seen = t['arch'], []
+        if not os.path.isfile(os.path.join(os.path.dirname(features_dir), 'runtime', t['detect_source'])):
+            raise TableError('feature table %s: its detect_source src/runtime/%s does not exist'
+                             % (arch, t['detect_source']))
         for r in t['features']:
             for k in ROW_KEYS:
                 if k not in r:
                     raise TableError('feature table %s: row %s lacks key "%s"' % (arch, r.get('name', '?'), k))
+            for k in r:
+                if k not in ROW_KEYS + OPTIONAL_ROW_KEYS:
+                    # 'interest' is the row's position, 'test' its name:
+                    # nothing derivable is written down.
+                    raise TableError('feature table %s: row %s has unknown key "%s" (keys: %s; optional: %s)'
+                                     % (arch, r['name'], k, ' '.join(ROW_KEYS), ' '.join(OPTIONAL_ROW_KEYS)))
             n = r['name']
-            if n != n.upper() or n in KEYWORDS:
+            if n != n.upper() or n in KEYWORDS or not re.match(r'^[A-Z][A-Z0-9_]*$', n) or '__' in n:
                 raise TableError('feature table %s: bad name "%s"' % (arch, n))
-            if r['interest'] <= last:
-                raise TableError('feature table %s: %s is out of interest order' % (arch, n))
-            last = r['interest']
             for i in r['implies']:
                 if i not in seen:
                     raise TableError('feature table %s: %s implies %s, which is not an earlier row' % (arch, n, i))
@@ -171,12 +144,9 @@ def check(tables, features_dir):
             for b in r.get('adds_to', []):
                 if b not in seen:
                     raise TableError('feature table %s: %s adds to %s, which is not an earlier row' % (arch, n, b))
-            if not r['test'].endswith('.c') or '/' in r['test']:
-                raise TableError('feature table %s: %s: "test" must name a .c file beside the table '
-                                 '(src/features/%s/), not "%s"' % (arch, n, arch, r['test'].split('\n')[0]))
-            if not os.path.isfile(os.path.join(features_dir, arch, r['test'])):
+            if not os.path.isfile(os.path.join(features_dir, arch, n.lower() + '.c')):
                 raise TableError('feature table %s: %s: its test program src/features/%s/%s does not exist'
-                                 % (arch, n, arch, r['test']))
+                                 % (arch, n, arch, n.lower() + '.c'))
             for b in r.get('broken', []):
                 for k in b:
                     if k not in BROKEN_KEYS:
@@ -237,56 +207,6 @@ def removal_sets(table):
         off = {n} | set(adds[n])
         removes[n] = [x for x in names if x in off or closure[x] & off]
     return adds, removes
-
-
-class Arch:
-    """The host arch's table and what is derived from it."""
-
-    def __init__(self, tables, arch, features_dir, flag_key='flags'):
-        all_tokens = check(tables, features_dir)
-        empty = {'arch': arch, 'min': [], 'native': [], 'floor': [], 'retired': [], 'features': []}
-        self.table = next((t for t in tables if t['arch'] == arch), empty)
-        self.arch = arch
-        self.tables = tables
-        self.rows = self.table['features']
-        self.names = [r['name'] for r in self.rows]            # ascending interest
-        self.row = {r['name']: r for r in self.rows}
-        self.test_path = {r['name']: os.path.join(features_dir, arch, r['test']) for r in self.rows}
-        self.closure = {}                                        # name -> implied, ascending
-        for r in self.rows:
-            got = set()
-            for i in r['implies']:
-                got |= set(self.closure[i]) | {i}
-            self.closure[r['name']] = [n for n in self.names if n in got]
-        self.implied_by = {n: [m for m in self.names if n in self.closure[m]] for n in self.names}
-        self.adds, self.removes = removal_sets(self.table)
-        self.token = {}                                          # spelling -> name
-        for r in self.rows:
-            for tok in [r['name']] + r.get('aliases', []):
-                self.token[tok] = r['name']
-        self.foreign = {tok: a for tok, a in all_tokens.items() if a != arch}
-        for t in tables:
-            if t['arch'] != arch:
-                for tok in t['retired']:
-                    self.foreign[tok] = t['arch']
-        self.flag_key = flag_key
-        self.own_flags = {r['name']: r.get(flag_key, r['flags']) for r in self.rows}
-        self.ext_sep = '_' if arch == 'riscv64' else '+'
-
-    def floor_flags(self):
-        """The arch-reset flags, then -mno-X for every single-feature flag -mX
-        of a feature above 'min' (an earlier -march cannot undo an explicit
-        -mX): given after the global flags, they leave only what every CPU
-        of the arch has (the runtime's own code; test/floor/)."""
-        out = list(self.table['floor'])
-        for n in self.names:
-            if n in self.table['min']:
-                continue
-            for f in self.own_flags[n]:
-                no = '-mno-' + f[2:]
-                if f.startswith('-m') and '=' not in f and no not in out:
-                    out.append(no)
-        return out
 
 
 def hex_of(v):

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "../runtime/names.h"
 #include "cpudispatch/cpudispatch.h"
 #include "run_config.h"
 
@@ -62,6 +63,8 @@ void usage(std::FILE *to) {
   std::exit(status);
 }
 
+// The qemu models of a list (CPUD_RUN_MODELS): space-separated, as a model
+// may hold commas (max,sve256=on).
 std::vector<std::string> words(const char *s) {
   std::vector<std::string> out;
   std::string w;
@@ -74,6 +77,14 @@ std::vector<std::string> words(const char *s) {
       w += *p;
     }
   }
+  return out;
+}
+
+// The target names of a list, split as every feature list is.
+std::vector<std::string> names_in(const char *s) {
+  std::vector<std::string> out;
+  const char *start;
+  for (std::size_t n; (n = cpud::internal::next_name(&s, &start)) != 0;) out.emplace_back(start, n);
   return out;
 }
 
@@ -91,45 +102,20 @@ struct target {
   std::vector<int> ids;  // the members, highest interest first
 };
 
-// "AVX2", "AVX512_SKX__VPCLMULQDQ" or "AVX512_SKX+VPCLMULQDQ" (any case,
-// aliases) as a target; false if a part names no feature of this arch.
+// "AVX2", "AVX512_SKX__VPCLMULQDQ" or "AVX512_SKX+VPCLMULQDQ" as a target
+// (src/runtime/names.h); false if a part names no feature of this arch.
 bool parse_target(const std::string &text, target *t) {
-  t->members = cpud::feature_set();
-  t->ids.clear();
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t plus = text.find('+', start), under = text.find("__", start);
-    std::size_t end = std::min(plus, under);
-    std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    const int id = cpud_feature_by_name(part.c_str());
-    if (!id) return false;
-    t->members |= cpud::feature_set(id);
-    if (end == std::string::npos) break;
-    start = end + (end == plus ? 1 : 2);
-  }
-  // As cpudispatch_gen reduces a group: a member another member implies,
-  // or one in the baseline, adds nothing (AVX2+F16C is AVX2).
-  cpud::feature_set kept;
-  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
-    if (!t->members.has(id)) continue;
-    bool implied = false;
-    for (int o = 1; o <= CPUD_FEATURE_COUNT; ++o)
-      implied = implied || (o != id && t->members.has(o) && cpud::feature_set(cpud_with_implied(cpud_mask_of(o))).has(id));
-    if (!implied && !cpud::feature_set(cpud_baseline_mask()).has(id)) kept |= cpud::feature_set(id);
-  }
-  if (kept != cpud::feature_set()) t->members = kept;
-  for (int id = CPUD_FEATURE_COUNT; id >= 1; --id)
-    if (t->members.has(id)) t->ids.push_back(id);
+  cpud::internal::target_name n;
+  if (!cpud::internal::parse_target_name(text.data(), text.size(), &n)) return false;
+  t->members = n.members;
+  t->ids.assign(n.ids, n.ids + n.count);
   t->name.clear();
   for (int id : t->ids) t->name += (t->name.empty() ? "" : "__") + std::string(cpud_feature_name(id));
   return true;
 }
 
-// Ascending interest: by the highest member, then the next (a group just
-// above its highest member alone), as cpudispatch_gen orders them.
-bool below(const target &a, const target &b) {
-  return std::lexicographical_compare(a.ids.begin(), a.ids.end(), b.ids.begin(), b.ids.end());
-}
+// Ascending interest, as cpudispatch_gen orders targets.
+bool below(const target &a, const target &b) { return cpud::internal::ranks_below(a.members, b.members); }
 
 // Targets some dispatch source of this build was compiled for: the lists
 // cpudispatch_gen --list recorded at configure time (one file per source).
@@ -154,7 +140,7 @@ std::vector<target> compiled_targets() {
       std::fclose(f);
       buf[len] = 0;
       any = true;
-      for (const auto &w : words(buf)) {
+      for (const auto &w : names_in(buf)) {
         target t;
         if (w == "baseline") {
           baseline = true;
@@ -167,7 +153,7 @@ std::vector<target> compiled_targets() {
   }
   if (!any) {
     baseline = true;
-    for (const auto &w : words(CPUD_DISPATCH_NAMES)) {
+    for (const auto &w : names_in(CPUD_DISPATCH_NAMES)) {
       target t;
       if (parse_target(w, &t)) add(t);
     }

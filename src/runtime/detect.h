@@ -68,11 +68,13 @@ CPUD_HIDDEN unsigned leaves_read();
 CPUD_HIDDEN const char *leaf_name(int bit);
 
 // features.cpp: every feature id `id` implies (transitively); what a group
-// adds to its base (empty for a feature); the usable subset of a raw set
-// (own bit and all implied bits set); and every dispatch target of the
-// build with what it implies.
+// adds to its base (empty for a feature); what disabling it turns off (it,
+// what it adds, and every feature implying one of those); the usable
+// subset of a raw set (own bit and all implied bits set); and every
+// dispatch target of the build with what it implies.
 CPUD_HIDDEN cpud_mask implied_mask(int id);
 CPUD_HIDDEN cpud_mask adds_mask(int id);
+CPUD_HIDDEN cpud_mask removes_mask(int id);
 CPUD_HIDDEN cpud_mask close_over_implied(const cpud_mask &raw);
 CPUD_HIDDEN cpud_mask dispatched_mask();
 // What this program's (or shared library's) dispatch sources were compiled

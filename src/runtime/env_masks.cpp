@@ -21,6 +21,7 @@
 #include "env_masks.h"
 
 #include "detect.h"
+#include "names.h"
 
 #include <cstdio>
 #include <cstring>
@@ -35,8 +36,6 @@ const char k_env_enable[] = CPUD_ENV_PREFIX "_ENABLE_CPU_FEATURES";
 // name features of several arches.
 const char k_foreign[] = " " CPUD_FOREIGN_FEATURES " ";
 const char k_retired[] = " " CPUD_RETIRED_FEATURES " ";
-
-bool is_sep(char c) { return c == ' ' || c == ',' || c == '\t' || c == '\n' || c == '\r'; }
 
 void append(char *buf, std::size_t cap, const char *text) {
   std::size_t n = std::strlen(buf);
@@ -89,16 +88,6 @@ void show_token(const char *start, std::size_t n, char *buf, std::size_t cap) {
   else std::snprintf(buf + o, cap - o, "\"");
 }
 
-// What DISABLE of `id` turns off: it, what a group adds to its base, and
-// every feature implying one of those.
-feature_set removed_by(int id) {
-  const feature_set off = feature_set(id) | adds_mask(id);
-  feature_set out = off;
-  for (int f = 1; f <= CPUD_FEATURE_COUNT; ++f)
-    if (!(implied_mask(f) & off).empty()) out |= feature_set(f);
-  return out;
-}
-
 // What a name was compared with, for the warnings.
 const char *what_targets(const env_inputs &in) {
   return in.compiled ? "target any dispatch source of this program was compiled for"
@@ -126,10 +115,8 @@ env_outcome &with_dropped(env_outcome &out, const char *var, int dropped) {
 }  // namespace
 
 const char *names_something(const char *v) {
-  if (v)
-    for (const char *p = v; *p; ++p)
-      if (!is_sep(*p)) return v;
-  return nullptr;
+  const char *p = v, *start;
+  return v && next_name(&p, &start) ? v : nullptr;
 }
 
 env_outcome apply_env_masks(const env_inputs &in) {
@@ -158,14 +145,9 @@ env_outcome apply_env_masks(const env_inputs &in) {
   feature_set named, keep;
   int odd[CPUD_FEATURE_COUNT + 1], n_odd = 0;  // ENABLE names that are not dispatch targets
   int dropped = 0;                              // warnings that did not fit
-  const char *p = val;
-  while (*p) {
-    while (*p && is_sep(*p)) ++p;
-    if (!*p) break;
-    const char *start = p;
-    while (*p && !is_sep(*p)) ++p;
+  const char *p = val, *start;
+  for (std::size_t n; (n = next_name(&p, &start)) != 0;) {
     char tok[64];
-    std::size_t n = static_cast<std::size_t>(p - start);
     std::snprintf(tok, sizeof tok, "%.*s", static_cast<int>(n < 63 ? n : 63), start);
     int id = n < 63 ? cpud_feature_by_name(tok) : 0;
     if (!id) {
@@ -218,7 +200,7 @@ env_outcome apply_env_masks(const env_inputs &in) {
                     "%s: cannot enable %s: this CPU (or its operating system) does not support it", var, name);
       return out;
     }
-    if (dis ? (removed_by(id) & in.dispatched).empty()
+    if (dis ? (removes_mask(id) & in.dispatched).empty()
             : !cpud_mask_has(in.dispatched, id) && !cpud_mask_has(in.baseline, id)) {
       if (dis) {
         // Nothing compiled is or implies what it turns off.
@@ -237,7 +219,7 @@ env_outcome apply_env_masks(const env_inputs &in) {
   if (dis) {
     feature_set drop;
     for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
-      if (named.has(id)) drop |= removed_by(id);
+      if (named.has(id)) drop |= removes_mask(id);
     out.usable = out.usable & ~drop;
   } else {
     out.usable = out.usable & (keep | in.baseline);

@@ -1,4 +1,5 @@
-// Feature names, implied masks, and the usable mask every dispatch reads.
+// Feature names, implied, added and removal masks, and the usable mask every
+// dispatch reads.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -40,20 +41,25 @@ const char *const k_names[] = {
 };
 
 // Per feature id, built at compile time from pairs X(NAME, F): what it
-// implies (transitively), and what a group adds to its base (DISABLE of a
-// group disables those too; none for a feature).
+// implies (transitively), what a group adds to its base (DISABLE of a
+// group disables those too; none for a feature), and all that DISABLE of
+// it turns off (the configure's own set for "-NAME", so the two agree).
 struct pair_tables {
   feature_set implied[CPUD_FEATURE_COUNT + 1];
   feature_set adds[CPUD_FEATURE_COUNT + 1];
+  feature_set removes[CPUD_FEATURE_COUNT + 1];
 };
 constexpr pair_tables make_pair_tables() {
   pair_tables t{};
 #define CPUD__IMPL(NAME, F) t.implied[CPUD_FEATURE_##NAME] |= feature_set(CPUD_FEATURE_##F);
 #define CPUD__ADDS(NAME, F) t.adds[CPUD_FEATURE_##NAME] |= feature_set(CPUD_FEATURE_##F);
+#define CPUD__REMOVES(NAME, F) t.removes[CPUD_FEATURE_##NAME] |= feature_set(CPUD_FEATURE_##F);
   CPUD_FEATURE_IMPLIES(CPUD__IMPL)
   CPUD_GROUP_ADDS(CPUD__ADDS)
+  CPUD_FEATURE_REMOVES(CPUD__REMOVES)
 #undef CPUD__IMPL
 #undef CPUD__ADDS
+#undef CPUD__REMOVES
   return t;
 }
 constexpr pair_tables k_pairs = make_pair_tables();
@@ -115,6 +121,7 @@ bool same_name(const char *a, const char *b) {
 
 cpud_mask implied_mask(int id) { return id > 0 && id <= CPUD_FEATURE_COUNT ? k_pairs.implied[id] : feature_set(); }
 cpud_mask adds_mask(int id) { return id > 0 && id <= CPUD_FEATURE_COUNT ? k_pairs.adds[id] : feature_set(); }
+cpud_mask removes_mask(int id) { return id > 0 && id <= CPUD_FEATURE_COUNT ? k_pairs.removes[id] : feature_set(); }
 
 // A feature is usable when its own bit is set and so is every bit it implies.
 cpud_mask close_over_implied(const cpud_mask &raw) {

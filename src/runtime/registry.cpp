@@ -3,8 +3,10 @@
 // changes (selection.cpp); and CPUD_DISPATCH_PICK's reading of a target
 // name (dispatch.h).
 #include <cstddef>
+#include <cstring>
 
 #include "detect.h"
+#include "names.h"
 
 namespace {
 cpud_function *g_head = nullptr;
@@ -21,11 +23,10 @@ void lock_ops() {
 }
 void unlock_ops() { __atomic_store_n(&g_ops_lock, 0, __ATOMIC_RELEASE); }
 
-// The features a target name stands for, reduced as cpudispatch_gen reduces
-// a group (a member another member implies, or one of the baseline, adds
-// nothing): "AVX2__FMA3", "fma3+avx2" and "AVX2+FMA3+AVX" are one set;
-// "baseline" (and a name of baseline features only) is the empty set.
-// False when a member is no feature name of this arch.
+// The features a target name stands for (names.h): "AVX2__FMA3", "fma3+avx2"
+// and "AVX2+FMA3+AVX" are one set; "baseline" (and a name of baseline
+// features only) is the empty set. False when a member is no feature name
+// of this arch.
 bool target_features(const char *name, cpud::feature_set &out) {
   out = cpud::feature_set();
   if (!name || !*name) return false;
@@ -33,28 +34,11 @@ bool target_features(const char *name, cpud::feature_set &out) {
   int n = 0;
   while (k_baseline[n] && (name[n] | 0x20) == k_baseline[n]) ++n;
   if (!k_baseline[n] && !name[n]) return true;
-  cpud::feature_set given;
-  for (const char *p = name;;) {
-    const char *e = p;
-    while (*e && *e != '+' && !(e[0] == '_' && e[1] == '_')) ++e;
-    char part[64];
-    const std::size_t len = static_cast<std::size_t>(e - p);
-    if (len == 0 || len >= sizeof part) return false;
-    for (std::size_t i = 0; i < len; ++i) part[i] = p[i];
-    part[len] = 0;
-    const int id = cpud_feature_by_name(part);
-    if (!id) return false;
-    given |= cpud::feature_set(id);
-    if (!*e) break;
-    p = e + (*e == '+' ? 1 : 2);
-  }
-  const cpud::feature_set base = cpud_baseline_mask();
-  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
-    if (!given.has(id) || base.has(id)) continue;
-    cpud::feature_set others = given;
-    others.w[id >> 6] &= ~(std::uint64_t{1} << (id & 63));
-    if (!cpud::feature_set(cpud_with_implied(others)).has(id)) out |= cpud::feature_set(id);
-  }
+  cpud::internal::target_name t;
+  if (!cpud::internal::parse_target_name(name, std::strlen(name), &t)) return false;
+  // Where the reduction leaves no member the parse keeps them all: then
+  // the (closed) baseline holds every one, and the name is the baseline's.
+  if (!(t.members & ~cpud_baseline_mask()).empty()) out = t.members;
   return true;
 }
 }  // namespace

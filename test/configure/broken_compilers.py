@@ -100,7 +100,7 @@ def main():
             shutil.copy(os.path.join(ROOT, 'examples', 'consumer', 'src', f), os.path.join(proj, 'src', f))
         sub = os.path.join(proj, 'subprojects', 'cpudispatch')
         copy_tree(sub)
-        table = os.path.join(sub, 'src', 'features', 'x86_64', 'meson.build')
+        table = os.path.join(sub, 'src', 'features', 'x86_64', 'table.py')  # a Python literal
         add_entries(table, ROW, '[%s]' % entry(cid, ['>=' + ver, '<=' + ver]))
         add_entries(table, OTHER, '[%s, %s]' % (entry(other, ['>=' + ver, '<=' + ver]),
                                                 entry(cid, ['<' + ver])))

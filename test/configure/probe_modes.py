@@ -3,11 +3,11 @@
 as one unit with the union of their flags, and each alone only when that
 fails: its results must be those of compiling each alone (--strict).
 
-  probe_modes.py PROBE [ARG...] @requests --test NAME FILE -- FEATURE... --- ...
+  probe_modes.py PROBE [ARG...]
 
-PROBE ARGs: the configure's probe command (compilers, tables); the
-requests: every feature's test program with the feature and all it
-implies. Both modes run with an empty cache and must agree. The control:
+PROBE ARGs: the configure's probe command (compilers, --table FEATURES_DIR
+ARCH); the requests: every feature of that table, its test program with
+the feature and all it implies. Both modes run with an empty cache and must agree. The control:
 the highest feature whose program does not compile alone with the lowest
 feature's set (a table error: a program needing more than its features)
 must come out "yes" together, or the comparison could not see what the
@@ -17,18 +17,16 @@ import subprocess
 import sys
 import tempfile
 
-argv = sys.argv[1:]
-cut = argv.index('@requests')
-probe, reqs = argv[:cut], argv[cut + 1:]
+probe = sys.argv[1:]
 if '--cache' in probe:
     i = probe.index('--cache')
     del probe[i:i + 2]
-tests = []  # (name, file, [features])
-i = 0
-while i < len(reqs):
-    end = reqs.index('---', i)
-    tests.append((reqs[i + 1], reqs[i + 2], reqs[i + 4:end]))
-    i = end + 1
+i = probe.index('--table')
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(probe[0])))
+from cpudispatch_model import Model  # noqa: E402  (beside the probe)
+model = Model.from_tables(probe[i + 1], probe[i + 2])
+tests = [(n, model.test_path[n], model.closure[n] + [n]) for n in model.names]  # (name, file, [features])
 
 
 def run(items, strict):

@@ -2,7 +2,7 @@
 """The rules every feature table must follow (tools/cpudispatch_tables.py,
 run by every configure), each broken on purpose in a copy of the tables:
 the check must fail naming the rule, the row and the arch. And the real
-tables must read and pass, with the rows the Meson literal holds.
+tables must read and pass, with the rows their files hold.
 
   table_checks.py SOURCE_ROOT      exit 0 pass, 1 fail"""
 import os
@@ -16,52 +16,61 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(root, 'tools'))
 import cpudispatch_tables as T  # noqa: E402
 
-X86 = os.path.join('x86_64', 'meson.build')
-AVX2 = "{'name': 'AVX2', 'interest': 23, 'implies': ['F16C'], 'flags': ['-mavx2'],"
+X86 = os.path.join('x86_64', 'table.py')
+AVX2 = "{'name': 'AVX2', 'implies': ['F16C'], 'flags': ['-mavx2'],"
+AVX2_END = "'detect': ['cpuid', 7, 0, 'ebx', 5], 'xcr0': 0x6}"
 # (what is broken, file, text to replace, replacement, the message's words)
 CASES = [
     ('a table key missing', X86, "'retired': ['AVX512_KNL', 'AVX512_KNM'],", '',
      'feature table x86_64 lacks key "retired"'),
-    ('a row key missing', X86, "'xcr0': 0x6, 'test': 'avx2.c'}", "'test': 'avx2.c'}",
-     'feature table x86_64: row AVX2 lacks key "xcr0"'),
-    ('interest out of order', X86, "'name': 'AVX2', 'interest': 23,", "'name': 'AVX2', 'interest': 2,",
-     'AVX2 is out of interest order'),
+    ('an unknown table key', X86, "'retired': ['AVX512_KNL', 'AVX512_KNM'],",
+     "'retired': ['AVX512_KNL', 'AVX512_KNM'], 'arch': 'x86_64',", 'x86_64/table.py: unknown key "arch"'),
+    ('a row key missing', X86, AVX2, AVX2.replace("'implies': ['F16C'], ", ''),
+     'feature table x86_64: row AVX2 lacks key "implies"'),
+    # Derivable fields are not written down: the position is the interest,
+    # the name gives the test program.
+    ('an interest field', X86, AVX2, AVX2.replace("'name': 'AVX2',", "'name': 'AVX2', 'interest': 23,"),
+     'row AVX2 has unknown key "interest"'),
+    ('a test field', X86, AVX2_END, AVX2_END[:-1] + ", 'test': 'avx2.c'}", 'row AVX2 has unknown key "test"'),
     ('implies a later row', X86, AVX2, AVX2.replace("['F16C']", "['AVX512F']"),
      'AVX2 implies AVX512F, which is not an earlier row'),
     ('a lower-case name', X86, "'name': 'AVX2',", "'name': 'Avx2',", 'bad name "Avx2"'),
     ('a keyword as name', X86, "'name': 'AVX2',", "'name': 'MAX',", 'bad name "MAX"'),
-    ('an unknown detect kind', X86, "'detect': ['cpuid', 7, 0, 'ebx', 5], 'xcr0': 0x6, 'test': 'avx2.c'",
-     "'detect': ['cpuidx', 7, 0, 'ebx', 5], 'xcr0': 0x6, 'test': 'avx2.c'", 'AVX2 has an unknown detect kind'),
-    ('a detect spec of the wrong length', X86, "'detect': ['cpuid', 7, 0, 'ebx', 5], 'xcr0': 0x6, 'test': 'avx2.c'",
-     "'detect': ['cpuid', 7, 0, 'ebx'], 'xcr0': 0x6, 'test': 'avx2.c'", 'AVX2: a "cpuid" detect spec has 4 items'),
-    ('a test program that is missing', X86, "'test': 'avx2.c'", "'test': 'avx3.c'",
-     'AVX2: its test program src/features/x86_64/avx3.c does not exist'),
-    ('a test that is no file name', X86, "'test': 'avx2.c'", "'test': 'x/avx2.c'", '"test" must name a .c file'),
-    ('a spelling two arches use', os.path.join('aarch64', 'meson.build'), "'name': 'SVE',", "'name': 'AVX2',",
+    ('a group separator in a name', X86, "'name': 'AVX2',", "'name': 'AVX__2',", 'bad name "AVX__2"'),
+    ('an unknown detect kind', X86, AVX2_END, AVX2_END.replace("'cpuid'", "'cpuidx'"),
+     'AVX2 has an unknown detect kind'),
+    ('a detect spec of the wrong length', X86, AVX2_END, AVX2_END.replace(", 5]", "]"),
+     'AVX2: a "cpuid" detect spec has 4 items'),
+    ('a test program that is missing', X86, "'name': 'AVX2',", "'name': 'AVX3',",
+     'AVX3: its test program src/features/x86_64/avx3.c does not exist'),
+    ('a spelling two arches use', os.path.join('aarch64', 'table.py'), "'name': 'SVE',",
+     "'name': 'SVE', 'aliases': ['AVX2'],",
      '"AVX2" is used by both'),
     ('min names an unknown feature', X86, "'min': ['SSE', 'SSE2'],", "'min': ['SSE', 'SSE9'],",
      'min names unknown feature SSE9'),
-    ('a broken entry with an unknown compiler', os.path.join('ppc64le', 'meson.build'), "{'compiler': 'gcc',",
+    ('a detection source that is missing', X86, "'detect_source': 'detect_x86.cpp',",
+     "'detect_source': 'detect_x87.cpp',", 'detect_source src/runtime/detect_x87.cpp does not exist'),
+    ('a broken entry with an unknown compiler', os.path.join('ppc64le', 'table.py'), "{'compiler': 'gcc',",
      "{'compiler': 'icc',", 'names compiler "icc"'),
-    ('a broken entry with a bad version', os.path.join('ppc64le', 'meson.build'), "'versions': ['>=12.0',",
+    ('a broken entry with a bad version', os.path.join('ppc64le', 'table.py'), "'versions': ['>=12.0',",
      "'versions': ['=>12.0',", '"=>12.0" is not a version constraint'),
-    ('adds_to on a feature', X86, "'xcr0': 0x6, 'test': 'avx2.c'}", "'xcr0': 0x6, 'adds_to': [], 'test': 'avx2.c'}",
-     'AVX2 has "adds_to" but is no group'),
+    ('adds_to on a feature', X86, AVX2_END, AVX2_END[:-1] + ", 'adds_to': []}", 'AVX2 has "adds_to" but is no group'),
     ('a group without adds_to', X86, "'adds_to': ['X86_V2'],", '', 'group X86_V3 lacks "adds_to"'),
     ('adds_to a later row', X86, "'adds_to': ['X86_V2'],", "'adds_to': ['X86_V4'],",
      'X86_V3 adds to X86_V4, which is not an earlier row'),
-    ('a group adding nothing', X86, "'adds_to': ['X86_V3'],\n     'detect': [], 'xcr0': 0xe6, 'test': 'x86_v4.c'",
-     "'adds_to': ['AVX512_SKX', 'X86_V3'],\n     'detect': [], 'xcr0': 0xe6, 'test': 'x86_v4.c'",
+    ('a group adding nothing', X86, "'adds_to': ['X86_V3'],\n     'detect': [], 'xcr0': 0xe6},\n    {'name': 'AVX512VNNI'",
+     "'adds_to': ['AVX512_SKX', 'X86_V3'],\n     'detect': [], 'xcr0': 0xe6},\n    {'name': 'AVX512VNNI'",
      'group X86_V4 adds nothing to AVX512_SKX X86_V3 min'),
-    ('unreadable text', X86, "'name': 'AVX2',", "'name': AVX2',", 'cannot read'),
+    ('unreadable text', X86, "'name': 'AVX2',", "'name': AVX2',", 'x86_64/table.py:'),
+    ('code, not a literal', X86, "'min': ['SSE', 'SSE2'],", "'min': ['SSE'] + ['SSE2'],", 'cannot read the table'),
 ]
 
 failures = []
 real = T.read_tables(os.path.join(root, 'src', 'features'))
 T.check(real, os.path.join(root, 'src', 'features'))
 counts = {t['arch']: len(t['features']) for t in real}
-for arch in T.ARCHES:
-    with open(os.path.join(root, 'src', 'features', arch, 'meson.build')) as fh:
+for arch in T.arches(os.path.join(root, 'src', 'features')):
+    with open(os.path.join(root, 'src', 'features', arch, 'table.py')) as fh:
         rows = len(re.findall(r"\{'name': '", fh.read()))
     if counts[arch] != rows:
         failures.append('%s: read %d rows, the file has %d' % (arch, counts[arch], rows))
@@ -71,6 +80,8 @@ for what, rel, old, new, words in CASES:
     with tempfile.TemporaryDirectory() as tmp:
         feats = os.path.join(tmp, 'features')
         shutil.copytree(os.path.join(root, 'src', 'features'), feats)
+        # The detection sources are checked beside the tables (src/runtime).
+        shutil.copytree(os.path.join(root, 'src', 'runtime'), os.path.join(tmp, 'runtime'))
         path = os.path.join(feats, rel)
         text = open(path).read()
         if text.count(old) < 1:

@@ -18,7 +18,8 @@ compiler and buildtype, then:
   build    ninja succeeds with no compiler warning (none from cpudispatch's
            files, none from the fixture's), and the kernels archive is made
            from the seventeen per-target libraries in per-source order, each
-           source's in --list order (TARGETS);
+           source's in the order the generator prints them, baseline first
+           (TARGETS);
   runs     `app` natively and under qemu-x86_64 -cpu qemu64 core2duo Nehalem
            SandyBridge Haswell, Haswell,-fma and Haswell,-bmi2: exit 0, "all
            targets bit-exact", every function dispatched to the best

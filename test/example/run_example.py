@@ -107,7 +107,7 @@ def build_and_test(src, name, opts, expect_target=None, offline=True, run_app=Tr
 # that the CPU has, highest first.
 PICKS = {
     'x86_64': {'sum': [(t, cpu_facts.X86_NEEDS[t]) for t in ('AVX512_SKX', 'AVX2', 'SSE42')],
-               'axpy': [('X86_V3', cpu_facts.X86_NEEDS['X86_V3'])]},
+               'axpy': [(t, cpu_facts.X86_NEEDS[t]) for t in ('X86_V3', 'AVX2__FMA3')]},
     'aarch64': {'sum': [('ASIMDDP', {'asimddp'})], 'axpy': [('ASIMDHP', {'asimdhp'})]},
 }
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Fuzzing a dispatch source's target-list parser (tools/cpudispatch_gen.py,
-resolve()) with random lists on this build's configuration: names, aliases,
+"""Fuzzing a dispatch source's target-list parser (tools/cpudispatch_grammar.py's
+resolve_source(), which tools/cpudispatch_gen.py runs) with random lists on this build's configuration: names, aliases,
 other arches' and retired names, `baseline`, groups (`+`, `__`, parentheses),
 separators, junk bytes, in any mix and case. Invariants, each a failure:
   - it returns, or fails with one printable-ASCII line starting
     'dispatch source "x": ' (never another exception);
   - what it returns: no target twice, each an enabled target or a group of
     enabled targets, in strictly descending rank; the same for the same
-    input.
+    input; each target's arguments (what the generator prints) non-empty
+    and none holding whitespace, ':' or '|' (the loop splits on them).
 
   gen_fuzz.py TOOLS_DIR TARGETS_TXT [RUNS [SEED]]   (default 200000, 1)"""
 import os
@@ -20,20 +21,11 @@ runs = int(sys.argv[3]) if len(sys.argv) > 3 else 200000
 seed = int(sys.argv[4]) if len(sys.argv) > 4 else 1
 sys.dont_write_bytecode = True
 sys.path.insert(0, tools)
-import cpudispatch_gen as gen  # noqa: E402
-from cpudispatch_config import Config  # noqa: E402
+import cpudispatch_gen as gen  # noqa: E402  (shown(): how an error is printed)
+import cpudispatch_grammar as grammar  # noqa: E402
+from cpudispatch_model import Model  # noqa: E402
 
-
-class Failed(Exception):
-    pass
-
-
-def fail(msg):
-    raise Failed(gen.shown(msg))
-
-
-gen.fail = fail
-cfg = Config(targets_txt)
+cfg = Model.load(targets_txt)
 words = (list(cfg.token) + list(cfg.foreign)[:12] + sorted(cfg.retired) + ['baseline', 'BASELINE', 'max', 'x', '']
          + [t.lower() for t in cfg.targets])
 pieces = [' ', ',', '\t', '\n', '\r', '+', '__', '(', ')', '  ', '\v', ';', '\x00', '\x1b', 'é', '_', '-', '*/']
@@ -56,19 +48,22 @@ def one_input():
 
 def check(text):
     try:
-        targets, with_baseline, notes = gen.resolve(cfg, 'x', text)
-    except Failed as e:
-        msg = str(e)
+        targets, with_baseline, notes = grammar.resolve_source(cfg, 'x', text, lambda note: None)
+    except grammar.ListError as e:
+        msg = gen.shown(str(e))  # as the generator prints it
         if not msg.startswith('dispatch source "x": ') or any(not (' ' <= c <= '~') for c in msg):
             return 'a failure that is not one printable line: %r' % msg
         return None
     if len(set(targets)) != len(targets):
         return 'a target twice: %s' % targets
     for t in targets:
-        members = cfg.members(t)
+        members = grammar.members(cfg, t)
         if not members or any(m not in cfg.targets for m in members):
             return 'not an enabled target or group of them: %s' % t
-    ranks = [cfg.rank(t) for t in targets]
+        args = grammar.target_args(cfg, t)
+        if not args or any(not a or any(c.isspace() or c in gen.LIB_SEP + gen.ARG_SEP for c in a) for a in args):
+            return 'arguments the loop cannot split: %s: %s' % (t, args)
+    ranks = [grammar.rank(cfg, t) for t in targets]
     if any(a <= b for a, b in zip(ranks, ranks[1:])):
         return 'not in descending rank: %s' % targets
     if not isinstance(with_baseline, bool) or not all(isinstance(n, str) for n in notes):

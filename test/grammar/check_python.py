@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""The shared feature-list cases (cases.txt) against the two Python parsers:
-the build options' (cpu-dispatch, tools/cpudispatch_configure.py) and a
-dispatch source's target list (tools/cpudispatch_gen.py). On x86_64's table
-whatever the build's arch: the cases spell x86_64 names.
+"""The shared feature-list cases (cases.txt) against the Python reading of
+the grammar (tools/cpudispatch_grammar.py), both ways it is used: the build
+options (cpu-dispatch, by configure) and a dispatch source's target list
+(by cpudispatch_gen). On x86_64's table whatever the build's arch: the
+cases spell x86_64 names.
 
   check_python.py SOURCE_ROOT        exit 0 pass, 1 fail
 
 The options add what each named feature implies; a source's list names its
-targets as they are. Each parser's result is compared with what the case's
-names give under its own rule."""
-import io
+targets as they are. Each result is compared with what the case's names
+give under its own rule."""
 import os
 import sys
 
@@ -18,30 +18,13 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(root, 'tools'))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cases  # noqa: E402
-import cpudispatch_configure as configure  # noqa: E402
-import cpudispatch_gen as gen  # noqa: E402
-from cpudispatch_config import Config  # noqa: E402
-from cpudispatch_tables import Arch, read_tables  # noqa: E402
+import cpudispatch_grammar as grammar  # noqa: E402
+from cpudispatch_model import Model  # noqa: E402
 
 features = os.path.join(root, 'src', 'features')
-arch = Arch(read_tables(features), 'x86_64', features)
+arch = Model.from_tables(features, 'x86_64')
 # A build where every feature is a dispatch target and the baseline is empty.
-cfg = Config()
-cfg.arch, cfg.order, cfg.closure = 'x86_64', list(arch.names), dict(arch.closure)
-cfg.targets, cfg.token, cfg.foreign = list(arch.names), dict(arch.token), dict(arch.foreign)
-cfg.retired = set(arch.table['retired'])
-cfg.index = {f: i for i, f in enumerate(cfg.order)}
-
-
-class Failed(Exception):
-    pass
-
-
-def gen_fail(msg):
-    raise Failed(msg)
-
-
-gen.fail = gen_fail
+arch.targets = list(arch.names)
 
 
 def with_implied(names):
@@ -53,22 +36,18 @@ def with_implied(names):
 
 def options(text):
     try:
-        return 'ok', configure.parse_option(arch, 'dispatch', text, {'DETECT': [], 'NATIVE': []}, arch.names,
-                                            configure.Out())
-    except configure.ConfigureError as e:
+        return 'ok', grammar.parse_option(arch, 'dispatch', text, {'DETECT': [], 'NATIVE': []}, arch.names,
+                                          lambda note: None)
+    except grammar.ListError as e:
         return 'error', str(e)
 
 
 def source_list(text):
-    err = sys.stderr
-    sys.stderr = io.StringIO()  # the notes about ignored names
     try:
-        targets, _, _ = gen.resolve(cfg, 'x', text)
+        targets, _, _ = grammar.resolve_source(arch, 'x', text, lambda note: None)
         return 'ok', sorted(targets, key=arch.names.index)
-    except Failed as e:
+    except grammar.ListError as e:
         return 'error', str(e)
-    finally:
-        sys.stderr = err
 
 
 failures = []

@@ -14,11 +14,10 @@ import sys
 root, exe = sys.argv[1], sys.argv[2]
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(root, 'tools'))
-import cpudispatch_configure as configure  # noqa: E402
-from cpudispatch_tables import Arch, read_tables  # noqa: E402
+import cpudispatch_grammar as grammar  # noqa: E402
+from cpudispatch_model import Model  # noqa: E402
 
 features = os.path.join(root, 'src', 'features')
-tables = read_tables(features)
 wrapper = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
 p = subprocess.run(wrapper + [exe], capture_output=True, text=True)
 lines = p.stdout.splitlines()
@@ -34,12 +33,12 @@ failures = []
 
 def options_off(arch, name):
     """What "max -NAME" in cpu-dispatch leaves out of "max"."""
-    got = configure.parse_option(arch, 'dispatch', 'max -' + name, {'DETECT': [], 'NATIVE': []}, arch.names,
-                                 configure.Out())
+    got = grammar.parse_option(arch, 'dispatch', 'max -' + name, {'DETECT': [], 'NATIVE': []}, arch.names,
+                               lambda note: None)
     return [n for n in arch.names if n not in got]
 
 
-host = Arch(tables, lines[0].split()[1], features)
+host = Model.from_tables(features, lines[0].split()[1])
 if sorted(env) != sorted(host.names):
     failures.append('the variable parser knows %s, the table %s' % (sorted(env), sorted(host.names)))
 for n in host.names:
@@ -48,7 +47,7 @@ for n in host.names:
         failures.append('%s: DISABLE turns off %s; "-%s" removes %s' % (n, env.get(n), n.lower(), opt))
 print('%s: %d names compared, options and variable' % (host.arch, len(host.names)))
 
-x86 = Arch(tables, 'x86_64', features)
+x86 = Model.from_tables(features, 'x86_64')
 cases = 0
 for line in open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'removal_cases.txt')):
     if not line.strip() or line.startswith('#'):

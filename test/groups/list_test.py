@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Runs the grammar cases of list_cases.txt that apply to this build's arch
-through tools/cpudispatch_gen.py (without --register: the cases are no
-dispatch sources of the build).
+through tools/cpudispatch_gen.py, as the loop of docs/quickstart.md runs it
+(`GEN SOURCE WANTED`, for a source k.dispatch.c), writing the header into a
+temporary folder (--out-dir) and without --register: the cases are no
+dispatch sources of the build.
 
   list_test.py GEN_SCRIPT TARGETS_TXT CASES_TXT
 
@@ -18,30 +20,58 @@ targets = {w[1] for w in facts if w[0] == 'target'}
 # A build with -Ddisable-optimization=true: every list is just "baseline"
 # (docs/quickstart.md), so list cases expect that and notes do not apply.
 disabled = any(w[0] == 'disable-optimization' and w[1] == '1' for w in facts)
+LIB = 'k_'  # the words' LIBRARY is NAME_TARGET, NAME k
 
 
-def gen_run(*args):
-    return subprocess.run([sys.executable, gen, '--config', cfg] + list(args), capture_output=True, text=True)
+def gen_run(wanted):
+    """(completed process, the header's text or '') of the generator on
+    k.dispatch.c with the list `wanted`."""
+    with tempfile.TemporaryDirectory() as d:
+        r = subprocess.run([sys.executable, gen, '--config', cfg, '--out-dir', d, 'k.dispatch.c', wanted],
+                           capture_output=True, text=True)
+        out = os.path.join(d, 'k.dispatch.h')
+        return r, open(out).read() if os.path.exists(out) else ''
+
+
+def printed(r):
+    """The printed words as (target, [arg...]); None if one is malformed."""
+    out = []
+    for w in r.stdout.split():
+        lib, sep, args = w.partition(':')
+        if not sep or not lib.startswith(LIB):
+            return None
+        out.append((lib[len(LIB):], args.split('|')))
+    return out
 
 
 def check(wanted, expected):
     """None if the generator does as expected, else what it did instead."""
-    flags = wanted.startswith('--flags ')
+    r, text = gen_run(wanted)
     if expected.startswith('note: '):
-        with tempfile.TemporaryDirectory() as d:
-            out = os.path.join(d, 'k.dispatch.h')
-            r = gen_run('--header', out, 'k', wanted)
-            text = open(out).read() if r.returncode == 0 else ''
-        comment = text.split('*/')[0]
+        comment = text.split('*/')[0] if r.returncode == 0 else ''
         return None if expected[6:] in comment else 'header comment:\n%s%s' % (comment, r.stderr)
-    r = gen_run('--flags', wanted[8:]) if flags else gen_run('--list', 'k', wanted)
     if expected.startswith('error: '):
         lines = r.stderr.strip().splitlines()
         ok = (r.returncode == 1 and len(lines) == 1 and lines[0].startswith('cpudispatch: ')
-              and all(part in lines[0] for part in expected[7:].split(' ... ')))
+              and all(part in lines[0] for part in expected[7:].split(' ... ')) and r.stdout == '' and not text)
         return None if ok else 'status %d, stdout %r, stderr %r' % (r.returncode, r.stdout, r.stderr)
-    got = ' '.join(r.stdout.split()) or '(none)'
-    return None if r.returncode == 0 and got == expected else 'status %d: %s %s' % (r.returncode, got, r.stderr)
+    got = printed(r)
+    if r.returncode != 0 or got is None:
+        return 'status %d: %r %s' % (r.returncode, r.stdout, r.stderr)
+    if expected.startswith('-'):
+        # ARGS: the arguments of the list's one target (a group's merge is a
+        # single target's).
+        if len(got) != 1:
+            return 'one target expected, got %s' % ' '.join(t for t, _ in got)
+        return None if got[0][1] == expected.split() else 'arguments %s' % ' '.join(got[0][1])
+    # The header names the same targets, highest interest first.
+    listed = ' '.join(t for t, _ in got) or '(none)'
+    names = [t for t, _ in got if t != 'baseline']
+    in_header = 'TARGET_NAMES "%s"' % ' '.join(list(reversed(names)) + (['baseline'] if 'baseline' in listed.split()
+                                                                          else []))
+    if in_header not in text:
+        return 'the header does not name the printed targets (%s) in its TARGET_NAMES' % listed
+    return None if listed == expected else 'status %d: %s %s' % (r.returncode, listed, r.stderr)
 
 
 def applies(conds, expected):

@@ -3,8 +3,9 @@
 
   run_test.py CPUDISPATCH_RUN GROUPED_PROGRAM TARGETS_TXT "TARGETS" [build-machine]
 
-TARGETS: what cpudispatch_gen --list printed for the source; TARGETS_TXT:
-the build's facts (unknown and uncompiled groups are made of its targets).
+TARGETS: the targets cpudispatch_gen printed a word for, in its order (T of
+each word grouped_T:...); TARGETS_TXT: the build's facts (unknown and
+uncompiled groups are made of its targets).
 --list-targets shows the groups in their place; --target runs the program
 with the group as its best target in every spelling (77 and "this CPU
 lacks it" where the CPU lacks a member); an unknown member is 65, a group

@@ -163,12 +163,13 @@ if top:
 if CONFIG:
     sys.dont_write_bytecode = True
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
-    from cpudispatch_config import Config
-    cfg = Config(CONFIG)
+    import cpudispatch_grammar as grammar
+    from cpudispatch_model import Model
+    cfg = Model.load(CONFIG)
     needs = set()
     for f in base['functions'].values():
         for t in f['compiled']:
-            for m in cfg.members(t) if t != 'baseline' else []:
+            for m in grammar.members(cfg, t) if t != 'baseline' else []:
                 needs |= {m} | set(cfg.closure[m])
     spare = [d for d in base['dispatch'] if d not in needs and d not in base['baseline']]
     windows = INFO.endswith('.exe')

@@ -1,22 +1,24 @@
 # aarch64 feature table. Same format and key meanings as
-# src/features/x86_64/meson.build (see its header comment).
+# x86_64/table.py (see its header comment).
 #
 #   detect   ['hwcap', BIT] / ['hwcap2', BIT]: bit number (not mask) of
 #            getauxval(AT_HWCAP) / getauxval(AT_HWCAP2) on Linux;
 #            ['vector_bytes', N]: the SVE vectors are exactly N bytes long
-#   xcr0     always 0 (no x86 OS-state mask here)
 #
 # `-march=armv8.2-a+ext` flags are merged into one -march= when a target's
 # closure is combined (e.g. ASIMDFHM -> -march=armv8.2-a+fp16+fp16fml), so
 # every row spells its own base to stay usable alone.
-cpud_arch_aarch64 = {
-  'arch': 'aarch64',
+{
+  # How -march=BASE<sep>EXT spellings join extensions (a target's flags
+  # merge into one -march), and the runtime's detection source (src/runtime/).
+  'march_ext_sep': '+',
+  'detect_source': 'detect_linux_hwcap.cpp',
   # ARMv8-A makes FP and Advanced SIMD mandatory for the Linux ABI: the four
   # NumPy "NEON" names all describe that baseline and need no flags.
   'min': ['NEON', 'NEON_FP16', 'NEON_VFPV4', 'ASIMD'],
   # -mcpu (not -march) =native: Clang 14 on aarch64 knows only -mcpu=native.
   'native': ['-mcpu=native'],
-  # The arch's floor (see x86_64/meson.build): Armv8.0-A, FP and ASIMD.
+  # The arch's floor (see x86_64/table.py): Armv8.0-A, FP and ASIMD.
   # -mcpu=generic too: a global -mcpu=cortex-a76 survives a later -march in
   # Clang (its target CPU still adds dotprod and fp16) and makes GCC warn
   # that the two conflict.
@@ -25,64 +27,64 @@ cpud_arch_aarch64 = {
   'features': [
     # The baseline rows all detect through ASIMD (bit 1): on aarch64 the
     # kernel has no separate bits for NEON, half-float convert or VFPv4 FMA.
-    {'name': 'NEON', 'interest': 1, 'implies': [], 'flags': [],
+    {'name': 'NEON', 'implies': [], 'flags': [],
      'headers': ['arm_neon.h'], 'cdef': 'defined(__ARM_NEON)',
-     'detect': ['hwcap', 1], 'xcr0': 0, 'test': 'neon.c'},
+     'detect': ['hwcap', 1]},
     # __ARM_FP bit 1 = half-precision conversion instructions.
-    {'name': 'NEON_FP16', 'interest': 2, 'implies': ['NEON'], 'flags': [],
+    {'name': 'NEON_FP16', 'implies': ['NEON'], 'flags': [],
      'headers': ['arm_neon.h'], 'cdef': 'defined(__ARM_NEON) && defined(__ARM_FP) && (__ARM_FP & 2)',
-     'detect': ['hwcap', 1], 'xcr0': 0, 'test': 'neon_fp16.c'},
-    {'name': 'NEON_VFPV4', 'interest': 3, 'implies': ['NEON_FP16'], 'flags': [],
+     'detect': ['hwcap', 1]},
+    {'name': 'NEON_VFPV4', 'implies': ['NEON_FP16'], 'flags': [],
      'headers': ['arm_neon.h'], 'cdef': 'defined(__ARM_NEON) && defined(__ARM_FEATURE_FMA)',
-     'detect': ['hwcap', 1], 'xcr0': 0, 'test': 'neon_vfpv4.c'},
-    {'name': 'ASIMD', 'interest': 4, 'implies': ['NEON_VFPV4'], 'flags': [],
+     'detect': ['hwcap', 1]},
+    {'name': 'ASIMD', 'implies': ['NEON_VFPV4'], 'flags': [],
      'headers': ['arm_neon.h'], 'cdef': 'defined(__aarch64__) && defined(__ARM_NEON)',
-     'detect': ['hwcap', 1], 'xcr0': 0, 'test': 'asimd.c'},
+     'detect': ['hwcap', 1]},
     # The kernel sets FPHP (bit 9, scalar) and ASIMDHP (bit 10) together; the
     # vector bit is the one this feature is about.
-    {'name': 'ASIMDHP', 'interest': 5, 'implies': ['ASIMD'], 'flags': ['-march=armv8.2-a+fp16'],
+    {'name': 'ASIMDHP', 'implies': ['ASIMD'], 'flags': ['-march=armv8.2-a+fp16'],
      'headers': ['arm_neon.h'], 'cdef': 'defined(__ARM_FEATURE_FP16_VECTOR_ARITHMETIC)',
-     'detect': ['hwcap', 10], 'xcr0': 0, 'test': 'asimdhp.c'},
-    {'name': 'ASIMDDP', 'interest': 6, 'implies': ['ASIMD'], 'flags': ['-march=armv8.2-a+dotprod'],
+     'detect': ['hwcap', 10]},
+    {'name': 'ASIMDDP', 'implies': ['ASIMD'], 'flags': ['-march=armv8.2-a+dotprod'],
      'headers': ['arm_neon.h'], 'cdef': 'defined(__ARM_FEATURE_DOTPROD)',
-     'detect': ['hwcap', 20], 'xcr0': 0, 'test': 'asimddp.c'},
-    {'name': 'ASIMDFHM', 'interest': 7, 'implies': ['ASIMDHP'], 'flags': ['-march=armv8.2-a+fp16fml'],
+     'detect': ['hwcap', 20]},
+    {'name': 'ASIMDFHM', 'implies': ['ASIMDHP'], 'flags': ['-march=armv8.2-a+fp16fml'],
      'headers': ['arm_neon.h'], 'cdef': 'defined(__ARM_FEATURE_FP16_FML)',
-     'detect': ['hwcap', 23], 'xcr0': 0, 'test': 'asimdfhm.c'},
+     'detect': ['hwcap', 23]},
     # Armv8.6 matrix multiply (8-bit integers) and bfloat16, Advanced SIMD.
-    {'name': 'I8MM', 'interest': 8, 'implies': ['ASIMD'], 'flags': ['-march=armv8.2-a+i8mm'],
+    {'name': 'I8MM', 'implies': ['ASIMD'], 'flags': ['-march=armv8.2-a+i8mm'],
      'headers': ['arm_neon.h'], 'cdef': 'defined(__ARM_FEATURE_MATMUL_INT8)',
-     'detect': ['hwcap2', 13], 'xcr0': 0, 'test': 'i8mm.c'},
-    {'name': 'BF16', 'interest': 9, 'implies': ['ASIMD'], 'flags': ['-march=armv8.2-a+bf16'],
+     'detect': ['hwcap2', 13]},
+    {'name': 'BF16', 'implies': ['ASIMD'], 'flags': ['-march=armv8.2-a+bf16'],
      'headers': ['arm_neon.h'], 'cdef': 'defined(__ARM_FEATURE_BF16_VECTOR_ARITHMETIC)',
-     'detect': ['hwcap2', 14], 'xcr0': 0, 'test': 'bf16.c'},
+     'detect': ['hwcap2', 14]},
     # SVE architecturally requires FP16 (not dot product: A64FX has SVE
     # without ASIMDDP/ASIMDFHM), hence implies ASIMDHP only, as NumPy does.
-    {'name': 'SVE', 'interest': 10, 'implies': ['ASIMDHP'], 'flags': ['-march=armv8.2-a+sve'],
+    {'name': 'SVE', 'implies': ['ASIMDHP'], 'flags': ['-march=armv8.2-a+sve'],
      'headers': ['arm_sve.h'], 'cdef': 'defined(__ARM_FEATURE_SVE)',
-     'detect': ['hwcap', 22], 'xcr0': 0, 'test': 'sve.c'},
+     'detect': ['hwcap', 22]},
     # The same two in SVE (Graviton3 has them without SVE2).
-    {'name': 'SVE_I8MM', 'interest': 11, 'implies': ['SVE', 'I8MM'], 'flags': ['-march=armv8.2-a+sve+i8mm'],
+    {'name': 'SVE_I8MM', 'implies': ['SVE', 'I8MM'], 'flags': ['-march=armv8.2-a+sve+i8mm'],
      'headers': ['arm_sve.h'], 'cdef': 'defined(__ARM_FEATURE_SVE_MATMUL_INT8)',
-     'detect': ['hwcap2', 9], 'xcr0': 0, 'test': 'sve_i8mm.c'},
-    {'name': 'SVE_BF16', 'interest': 12, 'implies': ['SVE', 'BF16'], 'flags': ['-march=armv8.2-a+sve+bf16'],
+     'detect': ['hwcap2', 9]},
+    {'name': 'SVE_BF16', 'implies': ['SVE', 'BF16'], 'flags': ['-march=armv8.2-a+sve+bf16'],
      'headers': ['arm_sve.h'], 'cdef': 'defined(__ARM_FEATURE_SVE) && defined(__ARM_FEATURE_BF16)',
-     'detect': ['hwcap2', 12], 'xcr0': 0, 'test': 'sve_bf16.c'},
+     'detect': ['hwcap2', 12]},
     # Not a NumPy name; GCC >= 10 and Clang >= 11 accept +sve2.
-    {'name': 'SVE2', 'interest': 13, 'implies': ['SVE'], 'flags': ['-march=armv8.2-a+sve2'],
+    {'name': 'SVE2', 'implies': ['SVE'], 'flags': ['-march=armv8.2-a+sve2'],
      'headers': ['arm_sve.h'], 'cdef': 'defined(__ARM_FEATURE_SVE2)',
-     'detect': ['hwcap2', 1], 'xcr0': 0, 'test': 'sve2.c'},
+     'detect': ['hwcap2', 1]},
     # Optional SVE2 parts (Neoverse V2 has all three; some SVE2 cores lack
     # BITPERM).
-    {'name': 'SVE2_AES', 'interest': 14, 'implies': ['SVE2'], 'flags': ['-march=armv8.2-a+sve2-aes'],
+    {'name': 'SVE2_AES', 'implies': ['SVE2'], 'flags': ['-march=armv8.2-a+sve2-aes'],
      'headers': ['arm_sve.h'], 'cdef': 'defined(__ARM_FEATURE_SVE2_AES)',
-     'detect': ['hwcap2', 2], 'xcr0': 0, 'test': 'sve2_aes.c'},
-    {'name': 'SVE2_BITPERM', 'interest': 15, 'implies': ['SVE2'], 'flags': ['-march=armv8.2-a+sve2-bitperm'],
+     'detect': ['hwcap2', 2]},
+    {'name': 'SVE2_BITPERM', 'implies': ['SVE2'], 'flags': ['-march=armv8.2-a+sve2-bitperm'],
      'headers': ['arm_sve.h'], 'cdef': 'defined(__ARM_FEATURE_SVE2_BITPERM)',
-     'detect': ['hwcap2', 4], 'xcr0': 0, 'test': 'sve2_bitperm.c'},
-    {'name': 'SVE2_SHA3', 'interest': 16, 'implies': ['SVE2'], 'flags': ['-march=armv8.2-a+sve2-sha3'],
+     'detect': ['hwcap2', 4]},
+    {'name': 'SVE2_SHA3', 'implies': ['SVE2'], 'flags': ['-march=armv8.2-a+sve2-sha3'],
      'headers': ['arm_sve.h'], 'cdef': 'defined(__ARM_FEATURE_SVE2_SHA3)',
-     'detect': ['hwcap2', 5], 'xcr0': 0, 'test': 'sve2_sha3.c'},
+     'detect': ['hwcap2', 5]},
     # SVE code built for one vector length (-msve-vector-bits=256: sizeof
     # of SVE types, svcntw() and the vectoriser's strides are constants).
     # It is correct only when the vectors are exactly that long, so this row
@@ -91,14 +93,14 @@ cpud_arch_aarch64 = {
     # Grace/Graviton4 (16). Ranked above the SVE2 rows, as fixed-length code
     # is the faster where both apply; a source wanting both names the group
     # SVE2+SVE_256.
-    {'name': 'SVE_256', 'interest': 17, 'implies': ['SVE'], 'flags': ['-march=armv8.2-a+sve', '-msve-vector-bits=256'],
+    {'name': 'SVE_256', 'implies': ['SVE'], 'flags': ['-march=armv8.2-a+sve', '-msve-vector-bits=256'],
      'headers': ['arm_sve.h'], 'cdef': 'defined(__ARM_FEATURE_SVE_BITS) && __ARM_FEATURE_SVE_BITS == 256',
-     'detect': ['vector_bytes', 32], 'xcr0': 0, 'test': 'sve_256.c'},
+     'detect': ['vector_bytes', 32]},
     # SME needs FP16 and BF16, not SVE (Apple M4 has SME without SVE).
     # GCC 14 / Clang 18 first compile it: older compilers drop it from
     # dispatch, detection stays.
-    {'name': 'SME', 'interest': 18, 'implies': ['ASIMDHP', 'BF16'], 'flags': ['-march=armv8.2-a+sme'],
+    {'name': 'SME', 'implies': ['ASIMDHP', 'BF16'], 'flags': ['-march=armv8.2-a+sme'],
      'headers': ['arm_sme.h'], 'cdef': 'defined(__ARM_FEATURE_SME)',
-     'detect': ['hwcap2', 23], 'xcr0': 0, 'test': 'sme.c'},
+     'detect': ['hwcap2', 23]},
   ],
 }
