@@ -95,7 +95,7 @@ bool contains(const std::vector<std::string> &v, const std::string &s) {
 }
 
 // A compiled target: the baseline (no members), a feature, or a group of
-// features compiled as one (AVX512_SKX__VPCLMULQDQ: tools/cpudispatch_config.py).
+// features compiled as one (AVX512_SKX__VPCLMULQDQ: tools/cpudispatch_grammar.py).
 struct target {
   std::string name;
   cpud::feature_set members;
@@ -118,7 +118,7 @@ bool parse_target(const std::string &text, target *t) {
 bool below(const target &a, const target &b) { return cpud::internal::ranks_below(a.members, b.members); }
 
 // Targets some dispatch source of this build was compiled for: the lists
-// cpudispatch_gen --list recorded at configure time (one file per source).
+// cpudispatch_gen --register recorded at configure time (one file per source).
 // Without any recorded source, every dispatch target the build enables,
 // and the baseline.
 std::vector<target> compiled_targets() {
