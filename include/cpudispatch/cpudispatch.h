@@ -364,8 +364,16 @@ struct feature_set : cpud_mask {
   }
   constexpr int count() const {
     int n = 0;
-    for (int i = 0; i < CPUD_MASK_WORDS; ++i) n += __builtin_popcountll(w[i] & feature_bits(i));
+    for (int i = 0; i < CPUD_MASK_WORDS; ++i) n += bit_count(w[i] & feature_bits(i));
     return n;
+  }
+  // Not __builtin_popcountll: below POPCNT (the runtime's floor) GCC calls
+  // libgcc's __popcountdi2 for it, and the runtime needs libc alone.
+  static constexpr int bit_count(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return static_cast<int>((x * 0x0101010101010101ull) >> 56);
   }
   constexpr int highest() const {
     for (int i = CPUD_MASK_WORDS - 1; i >= 0; --i) {

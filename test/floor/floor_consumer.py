@@ -19,7 +19,9 @@ native file, a cross file), builds `app` once, then:
              copy of a same-named inline function, compiled with its global
              flags, could otherwise serve the runtime);
            - every undefined symbol is defined by another runtime object or by
-             the C library (libc.so.6 / libc_nonshared.a of the target).
+             the C library (libc.so.6 / libc_nonshared.a of the target): no
+             compiler-runtime helper (libgcc), whose control is a 128-bit
+             division compiled with the runtime's command, which needs one.
   controls the same runtime sources compiled with the build's own commands but
            the floor flags stripped: on x86 the checker must find VEX in them;
            and test/floor/probe.cpp (loops that vectorise) compiled with the
@@ -334,11 +336,11 @@ class Case:
                     weak.append('%s: %s' % (os.path.basename(obj), line.strip()))
         if weak:
             self.fail('the runtime defines weak/COMDAT symbols, which a consumer\'s copy could replace: %s' % weak)
-        # libc, and libgcc: GCC's compiler runtime, built for the floor (on
-        # aarch64 GCC calls its outline atomics, which test for LSE at run
-        # time). Its symbols are hidden: a consumer cannot replace them.
+        # libc alone: no compiler-runtime helper (libgcc's __popcountdi2
+        # below POPCNT, GCC's outline atomics on aarch64) may join a C
+        # program's link, as libgcc_s would.
         libc = set()
-        for lib in ('libc.so.6', 'libc_nonshared.a', 'libgcc.a'):
+        for lib in ('libc.so.6', 'libc_nonshared.a'):
             path = run(self.cc + ['-print-file-name=' + lib]).stdout.strip()
             if not os.path.isabs(path) or not os.path.exists(path):
                 self.fail('cannot find %s of %s' % (lib, ' '.join(self.cc)))
@@ -347,10 +349,22 @@ class Case:
             out = run([nm] + opt + ['--defined-only', path]).stdout
             libc.update(l.split()[-1].split('@')[0] for l in out.splitlines() if len(l.split()) >= 3)
         foreign = sorted(s for s in undefined - defined if s not in libc and s != '_GLOBAL_OFFSET_TABLE_')
-        print('  runtime: %d objects, %d defined global symbols, %d undefined from libc/libgcc, no weak: %s'
+        print('  runtime: %d objects, %d defined global symbols, %d undefined from libc, no weak: %s'
               % (len(objs), len(defined), len(undefined - defined), not weak))
         if foreign:
-            self.fail('the runtime needs symbols that are not libc\'s (nor libgcc\'s): %s' % foreign)
+            self.fail('the runtime needs symbols that are not libc\'s (a compiler-runtime helper?): %s' % foreign)
+        # Control: a helper the compiler must call (128-bit division) is
+        # seen by the same reading of undefined symbols.
+        helper_src = os.path.join(self.tmp, 'needs_helper.cpp')
+        with open(helper_src, 'w') as fh:
+            fh.write('unsigned __int128 cpud_probe_div(unsigned __int128 a, unsigned __int128 b) { return a / b; }\n')
+        helper_obj = os.path.join(self.tmp, 'needs_helper.o')
+        if self.recompile(e, shlex.split(e['command']), helper_obj, helper_src):
+            und = [l.split()[7] for l in run([readelf, '-sW', helper_obj], check=True).stdout.splitlines()
+                   if len(l.split()) >= 8 and l.split()[6] == 'UND' and l.split()[7]]
+            if not [s for s in und if s not in libc]:
+                self.fail('control: a 128-bit division compiled with the runtime\'s command shows no helper '
+                          'outside libc (%s): the symbol check proves nothing' % und)
         if self.c.get('relink'):
             self.relink(ctl_dir)
 

@@ -21,8 +21,10 @@
   # The arch's floor (see x86_64/table.py): Armv8.0-A, FP and ASIMD.
   # -mcpu=generic too: a global -mcpu=cortex-a76 survives a later -march in
   # Clang (its target CPU still adds dotprod and fp16) and makes GCC warn
-  # that the two conflict.
-  'floor': ['-march=armv8-a', '-mcpu=generic'],
+  # that the two conflict. -mno-outline-atomics: GCC's default calls
+  # libgcc helpers for atomics, and the runtime needs libc alone (the
+  # Armv8.0 exclusive-load loops are the floor's own instructions).
+  'floor': ['-march=armv8-a', '-mcpu=generic', '-mno-outline-atomics'],
   'retired': [],
   'features': [
     # The baseline rows all detect through ASIMD (bit 1): on aarch64 the
