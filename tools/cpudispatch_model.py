@@ -44,6 +44,7 @@ class Model:
         self.flags = {}          # feature -> its own flags
         self.target_flags = {}   # enabled target -> the flags configure merged
         self.ext_sep = '+'       # joins -march=BASE+ext spellings
+        self.short_exts_first = False  # single-letter extensions first
         self.index = {}          # feature -> its position
         # Known only when made from the tables (configure, the tests).
         self.table = None
@@ -89,6 +90,7 @@ class Model:
         m.retired = list(m.table['retired'])
         m.flags = {r['name']: r['flags'] for r in rows}
         m.ext_sep = m.table['march_ext_sep']
+        m.short_exts_first = m.table.get('march_short_exts_first', False)
         m.index = {f: i for i, f in enumerate(m.names)}
         return m
 
@@ -119,6 +121,7 @@ class Model:
         # merges its flags from each feature's own, as configure merges a
         # target's.
         t += ['ext-sep %s' % self.ext_sep]
+        t += ['short-exts-first 1'] if self.short_exts_first else []
         t += ['flags %s %s' % (n, ' '.join(self.flags[n])) for n in self.names]
         t += ['target-flags %s %s' % (d, ' '.join(self.target_flags[d])) for d in self.targets]
         t += ['token %s %s' % kv for kv in self.token.items()]
@@ -159,6 +162,8 @@ class Model:
                     m.target_flags[rest[0]] = rest[1:]
                 elif key == 'ext-sep':
                     m.ext_sep = rest[0]
+                elif key == 'short-exts-first':
+                    m.short_exts_first = rest[0] == '1'
         m.index = {f: i for i, f in enumerate(m.names)}
         return m
 
@@ -174,7 +179,7 @@ class Model:
         """The compiler flags of a set of features: the rows' flags in table
         order, -march=BASE+ext / -mcpu=BASE+ext spellings merged into one
         flag with the base of the highest feature and every extension
-        (riscv64: single-letter extensions first). Configure's merge and a
+        (single-letter extensions first where the table says so). Configure's merge and a
         group target's alike, so a group's flags are a target's."""
         plain, exts, bases = [], {}, {}
         for f in self.names:
@@ -193,7 +198,7 @@ class Model:
         out = []
         for key, base in bases.items():
             e = exts[key]
-            if self.ext_sep == '_':
+            if self.short_exts_first:
                 e = [x for x in e if len(x) == 1] + [x for x in e if len(x) != 1]
             out.append(self.ext_sep.join([key + base] + e))
         return out + plain

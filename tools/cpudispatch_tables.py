@@ -15,6 +15,8 @@ import re
 from cpudispatch_grammar import KEYWORDS
 
 TABLE_KEYS = ['march_ext_sep', 'detect_source', 'min', 'native', 'floor', 'retired', 'features']
+# Optional: merged -march extensions put single-letter ones first (riscv64).
+OPTIONAL_TABLE_KEYS = ['march_short_exts_first']
 ROW_KEYS = ['name', 'implies', 'flags', 'headers', 'cdef', 'detect']
 # Optional: other spellings, a group's base, OS state (XGETBV(0) mask; none
 # if absent), known compiler bugs.
@@ -104,8 +106,9 @@ def check(tables, features_dir):
             if k not in t:
                 raise TableError('feature table %s lacks key "%s"' % (t.get('arch', '?'), k))
         for k in t:
-            if k not in TABLE_KEYS + ['arch']:  # 'arch': read_table's, from the folder
-                raise TableError('feature table %s: unknown key "%s" (keys: %s)' % (t['arch'], k, ' '.join(TABLE_KEYS)))
+            if k not in TABLE_KEYS + OPTIONAL_TABLE_KEYS + ['arch']:  # 'arch': read_table's, from the folder
+                raise TableError('feature table %s: unknown key "%s" (keys: %s; optional: %s)'
+                                 % (t['arch'], k, ' '.join(TABLE_KEYS), ' '.join(OPTIONAL_TABLE_KEYS)))
         arch, seen = t['arch'], []
         if not os.path.isfile(os.path.join(os.path.dirname(features_dir), 'runtime', t['detect_source'])):
             raise TableError('feature table %s: its detect_source src/runtime/%s does not exist'

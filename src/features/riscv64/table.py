@@ -10,6 +10,9 @@
   # How -march=BASE<sep>EXT spellings join extensions (a target's flags
   # merge into one -march), and the runtime's detection source (src/runtime/).
   'march_ext_sep': '_',
+  # The -march grammar wants single-letter extensions before the others
+  # (rv64gc_v_zba, not rv64gc_zba_v), whatever the rows' order.
+  'march_short_exts_first': True,
   'detect_source': 'detect_linux_hwcap.cpp',
   # Debian riscv64 is rv64gc: no vector extension assumed.
   'min': [],
