@@ -16,6 +16,8 @@
 #include <cpu_features/cpuinfo_x86.h>
 
 #include "cpudispatch/cpudispatch.h"
+#include <cstdint>
+
 #include "detect.h"
 
 namespace {

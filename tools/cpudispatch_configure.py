@@ -174,7 +174,7 @@ def resolve(a, out, arch, raw, broken, allow, r, table):
             out.warning('"native": the compiler has no native-CPU flag on %s; it selects no feature' % arch.arch)
     probed = {'NATIVE': []}
     for kw, args in probe_args.items():
-        hits = set(probe.macros(r, ['c', 'cpp'] if kw == 'DETECT' else ['c'], args))
+        hits = set(probe.macros(r, [l for l in ('c', 'cpp') if l in r.o['compiler']] if kw == 'DETECT' else ['c'], args))
         got = []
         for n in names:
             if (not arch.row[n]['cdef'] or n in hits) and all(i in got for i in arch.closure[n]):
@@ -281,7 +281,9 @@ def resolve(a, out, arch, raw, broken, allow, r, table):
             out.warning('allow-broken-compilers: dispatch target %s is built although %s' % (d, broken[d]))
         dispatch.append(d)
         target_flags[d] = fl
-    floor = {lang: probe.subset(r, lang, arch.floor_flags() + ['-fno-lto']) for lang in ('c', 'cpp')}
+    # C++ only where the build has a C++ compiler (a C project may not).
+    floor = {lang: probe.subset(r, lang, arch.floor_flags() + ['-fno-lto']) if lang in r.o['compiler'] else []
+             for lang in ('c', 'cpp')}
     known_broken = [n + ' (allowed)' if n in allow else n for n in names if n in broken]
     return {'raw': raw, 'baseline': baseline, 'dispatch': dispatch, 'baseline_flags': baseline_flags,
             'target_flags': target_flags, 'skipped': skipped, 'known_broken': known_broken, 'cc_desc': cc_desc,
@@ -377,6 +379,20 @@ def features_h(a, arch):
     adds = ['  %s \\\n' % ' '.join('X(%s, %s)' % (n, i) for i in arch.adds[n]) for n in arch.names if arch.adds[n]]
     removes = ['  %s \\\n' % ' '.join('X(%s, %s)' % (n, i) for i in arch.removes[n]) for n in arch.names]
     aliases = ['  X(%s, "%s") \\\n' % (n, al) for n in arch.names for al in arch.row[n].get('aliases', [])]
+    # The same sets as words, for C's static tables (C has no constexpr to
+    # build them from the pairs): X(NAME, WORD0, WORD1, ...), feature id i
+    # at bit i % 64 of word i / 64, as in cpud_mask.
+    ids = {n: i for i, n in enumerate(arch.names, 1)}
+    n_words = len(arch.names) // 64 + 1
+
+    def words(name, members):
+        w = [0] * n_words
+        for m in members:
+            w[ids[m] // 64] |= 1 << (ids[m] % 64)
+        return '  X(%s, %s) \\\n' % (name, ', '.join('0x%xull' % x for x in w))
+    implied_sets = [words(n, arch.closure[n]) for n in arch.names]
+    adds_sets = [words(n, arch.adds[n]) for n in arch.names]
+    removes_sets = [words(n, arch.removes[n]) for n in arch.names]
     return fill(os.path.join(a['source_root'], 'include', 'cpudispatch_features.h.in'), {
         'ARCH': arch.arch,
         'FEATURE_COUNT': str(len(arch.names)),
@@ -385,6 +401,9 @@ def features_h(a, arch):
         'ADDS_ROWS': ''.join(adds) or '  /* no groups on this arch */ \\\n',
         'REMOVES_ROWS': ''.join(removes),
         'ALIAS_ROWS': ''.join(aliases),
+        'IMPLIED_SETS': ''.join(implied_sets),
+        'ADDS_SETS': ''.join(adds_sets),
+        'REMOVES_SETS': ''.join(removes_sets),
         'FOREIGN': ' '.join(arch.foreign),
         'RETIRED': ' '.join(arch.retired),
     })

@@ -65,7 +65,7 @@ class Model:
         m = cls()
         m.tables = read_tables(features_dir) if tables is None else tables
         all_tokens = check(m.tables, features_dir)
-        empty = {'arch': arch, 'march_ext_sep': '+', 'detect_source': 'detect_none.cpp', 'min': [], 'native': [],
+        empty = {'arch': arch, 'march_ext_sep': '+', 'detect_source': 'detect_none.c', 'min': [], 'native': [],
                  'floor': [], 'retired': [], 'features': []}
         m.table = next((t for t in m.tables if t['arch'] == arch), empty)
         m.arch = arch

@@ -1,8 +1,9 @@
 /*
- * cpudispatch run-time API (C and C++).
+ * cpudispatch run-time API (C and C++). The runtime behind it is C11 and
+ * needs libc alone; the C++ parts below are inline, over the C functions.
  *
  * Features are the rows of the build's feature table (cpudispatch_features.h,
- * generated from src/features/<arch>/meson.build). A feature is *usable* when
+ * generated from src/features/<arch>/table.py). A feature is *usable* when
  * the CPU has it, the OS saves its register state, everything it implies is
  * usable, and no environment mask turned it off.
  */
@@ -322,14 +323,9 @@ CPUD_HIDDEN int cpud_feature_by_name(const char *name);
 // These are inline functions, and an inline function compiled into objects
 // with different flags is one symbol to the linker, which keeps any one
 // copy. In a consumer, cpudispatch-check gives each dispatch source's
-// target builds their own copies (test/hazards); the runtime, built for the
-// arch's floor and linked before any such step, must define none at all
-// (test/floor): there the class has internal linkage, and the operators
-// have it everywhere.
+// target builds their own copies (test/hazards); the runtime is C and
+// defines none (test/floor); the operators have internal linkage.
 namespace cpud {
-#if defined(CPUD__RUNTIME)
-namespace {
-#endif
 
 // A set of features for C++: a cpud_mask (passed to and returned from the
 // C functions as it is) with members to query it; the set operators below
@@ -367,8 +363,8 @@ struct feature_set : cpud_mask {
     for (int i = 0; i < CPUD_MASK_WORDS; ++i) n += bit_count(w[i] & feature_bits(i));
     return n;
   }
-  // Not __builtin_popcountll: below POPCNT (the runtime's floor) GCC calls
-  // libgcc's __popcountdi2 for it, and the runtime needs libc alone.
+  // Not __builtin_popcountll: below POPCNT (a floor-built tool's level)
+  // GCC calls libgcc's __popcountdi2 for it.
   static constexpr int bit_count(uint64_t x) {
     x = x - ((x >> 1) & 0x5555555555555555ull);
     x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
@@ -392,9 +388,6 @@ struct feature_set : cpud_mask {
   }
 };
 
-#if defined(CPUD__RUNTIME)
-}  // namespace (the runtime's copy)
-#endif
 }  // namespace cpud
 
 // Set operators on cpud_mask, so that the C functions' results combine

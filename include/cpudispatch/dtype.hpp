@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "cpudispatch/dtype_list.h"
+#include "cpudispatch/dtype_rules.h"
 
 namespace cpud {
 
@@ -116,44 +117,19 @@ constexpr conversion_matrix close_rules(const conversion_rule (&rules)[N]) {
   return m;
 }
 
-// The rules Numba and NumPy share for booleans and integers: booleans to the
-// smallest integers safely; wider integers of the same signedness by
-// promotion; uN to i(2N) safely; every way back unsafe.
-#define CPUD__INTEGER_RULES                                                    \
-  {dtype::bool_, dtype::int8, conversion::safe, conversion::unsafe},           \
-      {dtype::bool_, dtype::uint8, conversion::safe, conversion::unsafe},      \
-      {dtype::int8, dtype::int16, conversion::promote, conversion::unsafe},    \
-      {dtype::uint8, dtype::uint16, conversion::promote, conversion::unsafe},  \
-      {dtype::int16, dtype::int32, conversion::promote, conversion::unsafe},   \
-      {dtype::uint16, dtype::uint32, conversion::promote, conversion::unsafe}, \
-      {dtype::int32, dtype::int64, conversion::promote, conversion::unsafe},   \
-      {dtype::uint32, dtype::uint64, conversion::promote, conversion::unsafe}, \
-      {dtype::uint8, dtype::int16, conversion::safe, conversion::unsafe},      \
-      {dtype::uint16, dtype::int32, conversion::safe, conversion::unsafe},     \
-      {dtype::uint32, dtype::int64, conversion::safe, conversion::unsafe}
-
-// Numba's number rules (numba/core/typeconv/rules.py): booleans to the
-// smallest integers safely; wider integers of the same signedness by
-// promotion; uN to i(2N) safely; integers to the float with room for them
-// safely (int64 too, which Numba chose to prefer float64 for mixed
-// arithmetic), int16/int32 to float16/float32 unsafely; wider floats and
-// complexes by promotion; a float to the complex of its precision safely and
-// never back. Every reverse direction is unsafe except float -> complex.
-inline constexpr conversion_rule numba_rules[] = {
-    CPUD__INTEGER_RULES,
-    {dtype::int8, dtype::float16, conversion::safe, conversion::unsafe},
-    {dtype::int16, dtype::float32, conversion::safe, conversion::unsafe},
-    {dtype::int32, dtype::float64, conversion::safe, conversion::unsafe},
-    {dtype::int16, dtype::float16, conversion::unsafe, conversion::unsafe},
-    {dtype::int32, dtype::float32, conversion::unsafe, conversion::unsafe},
-    {dtype::int64, dtype::float64, conversion::safe, conversion::unsafe},
-    {dtype::uint64, dtype::float64, conversion::safe, conversion::unsafe},
-    {dtype::float16, dtype::float32, conversion::promote, conversion::unsafe},
-    {dtype::float32, dtype::float64, conversion::promote, conversion::unsafe},
-    {dtype::float32, dtype::complex64, conversion::safe, conversion::none},
-    {dtype::float64, dtype::complex128, conversion::safe, conversion::none},
-    {dtype::complex64, dtype::complex128, conversion::promote, conversion::unsafe},
+namespace detail {
+// dtype_rules.h names types by their C suffixes (BOOL, INT8, ...).
+enum c_code : std::uint16_t {
+#define CPUD__DTYPE_C_CODE(C, CXX, NAME) k_##C,
+  CPUD_DTYPE_LIST(CPUD__DTYPE_C_CODE)
+#undef CPUD__DTYPE_C_CODE
 };
+}  // namespace detail
+#define CPUD__RULE_CXX(F, T, FW, BW) \
+  {static_cast<dtype>(detail::k_##F), static_cast<dtype>(detail::k_##T), conversion::FW, conversion::BW},
+
+// Numba's number rules (cpudispatch/dtype_rules.h says which).
+inline constexpr conversion_rule numba_rules[] = {CPUD_NUMBA_RULES(CPUD__RULE_CXX)};
 
 inline constexpr conversion_matrix numba_conversions = close_rules(numba_rules);
 
@@ -162,29 +138,10 @@ inline constexpr conversion_matrix numba_conversions = close_rules(numba_rules);
 // types convert by a registry's rules: types.hpp), else Numba's.
 constexpr conversion can_convert(dtype from, dtype to) { return numba_conversions(from, to); }
 
-// NumPy's casting rules (numpy.can_cast(from, to, 'safe'), NumPy 1.24): its
-// safe casts, a promotion within one kind (bool, signed, unsigned, float,
-// complex) and safe across kinds; every other cast unsafe, never none (NumPy
-// performs any cast with casting='unsafe'; complex to real drops the
-// imaginary part). Against Numba's: uint8 -> float16 and uint16 -> float32
-// (and on, to complex64) are safe, and complex -> real is unsafe, not none.
-inline constexpr conversion_rule numpy_rules[] = {
-    CPUD__INTEGER_RULES,
-    {dtype::int8, dtype::float16, conversion::safe, conversion::unsafe},
-    {dtype::uint8, dtype::float16, conversion::safe, conversion::unsafe},
-    {dtype::int16, dtype::float32, conversion::safe, conversion::unsafe},
-    {dtype::uint16, dtype::float32, conversion::safe, conversion::unsafe},
-    {dtype::int32, dtype::float64, conversion::safe, conversion::unsafe},
-    {dtype::uint32, dtype::float64, conversion::safe, conversion::unsafe},
-    {dtype::int64, dtype::float64, conversion::safe, conversion::unsafe},
-    {dtype::uint64, dtype::float64, conversion::safe, conversion::unsafe},
-    {dtype::float16, dtype::float32, conversion::promote, conversion::unsafe},
-    {dtype::float32, dtype::float64, conversion::promote, conversion::unsafe},
-    {dtype::float16, dtype::complex64, conversion::safe, conversion::unsafe},
-    {dtype::float32, dtype::complex64, conversion::safe, conversion::unsafe},
-    {dtype::float64, dtype::complex128, conversion::safe, conversion::unsafe},
-    {dtype::complex64, dtype::complex128, conversion::promote, conversion::unsafe},
-};
+// NumPy's casting rules (numpy.can_cast(from, to, 'safe'); dtype_rules.h):
+// against Numba's, uint8 -> float16 and uint16 -> float32 (and on, to
+// complex64) are safe, and complex -> real is unsafe, not none.
+inline constexpr conversion_rule numpy_rules[] = {CPUD_NUMPY_RULES(CPUD__RULE_CXX)};
 
 inline constexpr conversion_matrix numpy_conversions = close_rules(numpy_rules);
 
@@ -192,6 +149,6 @@ inline constexpr conversion_matrix numpy_conversions = close_rules(numpy_rules);
 // either code is outside the built-in ones): pass it as an operator's
 // conversion function (operator.hpp) to rank kernels by NumPy's rules.
 constexpr conversion can_cast_numpy(dtype from, dtype to) { return numpy_conversions(from, to); }
-#undef CPUD__INTEGER_RULES
+#undef CPUD__RULE_CXX
 
 }  // namespace cpud

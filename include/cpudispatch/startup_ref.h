@@ -2,7 +2,7 @@
  * cpudispatch: why the start-up check is in every program that can reach
  * code built for the baseline.
  *
- * The check (src/runtime/baseline_check.cpp) is a constructor: nothing
+ * The check (src/runtime/baseline_check.c) is a constructor: nothing
  * calls it. A linker copies an object out of a static archive only to
  * resolve a symbol, so a program that links a static library holding the
  * runtime (`link_whole` copies its objects into libfoo.a) would leave the

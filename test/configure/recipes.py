@@ -34,7 +34,7 @@ TEST_PROGRAM = 'int main(void) {\n#ifndef CPUD_TOYFEAT\n#error no flag\n#endif\n
 TOY_TABLE = """# A made-up arch (test/configure/recipes.py).
 {
   'march_ext_sep': '+',
-  'detect_source': 'detect_none.cpp',
+  'detect_source': 'detect_none.c',
   'min': [],
   'native': [],
   'floor': [],
@@ -126,7 +126,7 @@ with tempfile.TemporaryDirectory() as tmp:
     x86 = configure(src, 'x86_64', 'min')
     if toy and x86:
         expect('toyarch: its one feature is a dispatch target', toy['lists'].get('dispatch') == 'TOY1')
-        expect('toyarch: its detection source is the table\'s', toy['lists'].get('detect-source') == 'detect_none.cpp')
+        expect('toyarch: its detection source is the table\'s', toy['lists'].get('detect-source') == 'detect_none.c')
         expect('toyarch: the alias is accepted', 'X(TOY1, "TOY_ONE")' in toy['include/cpudispatch_features.h'])
         expect('x86_64: toyarch\'s names are another arch\'s (ignored, not unknown)',
                'foreign TOY1 toyarch' in x86['include/cpudispatch_targets.txt']

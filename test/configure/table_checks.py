@@ -48,7 +48,7 @@ CASES = [
      '"AVX2" is used by both'),
     ('min names an unknown feature', X86, "'min': ['SSE', 'SSE2'],", "'min': ['SSE', 'SSE9'],",
      'min names unknown feature SSE9'),
-    ('a detection source that is missing', X86, "'detect_source': 'detect_x86.cpp',",
+    ('a detection source that is missing', X86, "'detect_source': 'detect_x86.c',",
      "'detect_source': 'detect_x87.cpp',", 'detect_source src/runtime/detect_x87.cpp does not exist'),
     ('a broken entry with an unknown compiler', os.path.join('ppc64le', 'table.py'), "{'compiler': 'gcc',",
      "{'compiler': 'icc',", 'names compiler "icc"'),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Line, region and branch coverage of src/runtime/env_masks.cpp reached by a
+# Line, region and branch coverage of src/runtime/env_masks.c reached by a
 # run of the env fuzz target (docs/testing.md, "Fuzz"): the target and the
 # runtime rebuilt with Clang's source-based coverage (no sanitizers, which
 # the coverage run does not need), run for RUNS executions, reported with
@@ -24,4 +24,4 @@ clang++ "${flags[@]}" -fsanitize=fuzzer "$src/test/fuzz/env_fuzz.cpp" "$work"/*.
 LLVM_PROFILE_FILE="$work/env.profraw" "$work/env_fuzz_cov" -seed="$seed" -runs="$runs" -max_len=1100 \
   -print_final_stats=1 2>&1 | grep -E '^(Done|stat::(number_of_executed_units|new_units_added))'
 llvm-profdata merge -o "$work/env.profdata" "$work/env.profraw"
-llvm-cov report "$work/env_fuzz_cov" -instr-profile="$work/env.profdata" "$src/src/runtime/env_masks.cpp"
+llvm-cov report "$work/env_fuzz_cov" -instr-profile="$work/env.profdata" "$src/src/runtime/env_masks.c"

@@ -1,5 +1,5 @@
 // libFuzzer target over the environment-variable parser (apply_env_masks,
-// src/runtime/env_masks.cpp), built with Clang, ASan and UBSan (meson.build
+// src/runtime/env_masks.c), built with Clang, ASan and UBSan (meson.build
 // here). Input: byte 0 picks the variable(s) and the CPU, byte 1 the
 // baseline, byte 2 the dispatched features; the rest is the value (split at
 // the first 0xff into DISABLE and ENABLE when both are set), in which 0xfe

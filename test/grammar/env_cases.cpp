@@ -2,7 +2,7 @@
 // reader of lists and names (src/runtime/names.h), directly (each name of
 // the list a one-feature target; another arch's and retired names
 // ignored) and through the environment-variable parser
-// (src/runtime/env_masks.cpp) as PREFIX_ENABLE_CPU_FEATURES: with every
+// (src/runtime/env_masks.c) as PREFIX_ENABLE_CPU_FEATURES: with every
 // feature usable and dispatched and an empty baseline, ENABLE keeps what
 // the list names and all that implies; a list naming nothing counts as
 // unset. Then pinned target names: groups, their reduction and their order.

@@ -1,4 +1,4 @@
-// What <PREFIX>_DISABLE_CPU_FEATURES=NAME turns off (src/runtime/env_masks.cpp),
+// What <PREFIX>_DISABLE_CPU_FEATURES=NAME turns off (src/runtime/env_masks.c),
 // for every feature NAME of the build's arch: every feature usable,
 // dispatched and a target, an empty baseline. check_removal.py compares it
 // with the build options' "-NAME".

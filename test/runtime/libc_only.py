@@ -26,7 +26,7 @@ if coff:
 else:
     dyn = subprocess.run(['readelf', '-sW', lib], capture_output=True, text=True, check=True).stdout
     # One deliberate exception: the process-wide table of printed env
-    # warnings (features.cpp), shared by every copy of the runtime in a process.
+    # warnings (features.c), shared by every copy of the runtime in a process.
     SHARED = {'cpudispatch_env_warnings_printed_v1'}
     visible = [l.split()[-1] for l in dyn.splitlines()
                if re.search(r'\b(GLOBAL|WEAK)\s+DEFAULT\s+\d+', l) and l.split()[-1] not in SHARED]

@@ -12,7 +12,7 @@
   # How -march=BASE<sep>EXT spellings join extensions (a target's flags
   # merge into one -march), and the runtime's detection source (src/runtime/).
   'march_ext_sep': '+',
-  'detect_source': 'detect_linux_hwcap.cpp',
+  'detect_source': 'detect_linux_hwcap.c',
   # ARMv8-A makes FP and Advanced SIMD mandatory for the Linux ABI: the four
   # NumPy "NEON" names all describe that baseline and need no flags.
   'min': ['NEON', 'NEON_FP16', 'NEON_VFPV4', 'ASIMD'],

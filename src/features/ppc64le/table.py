@@ -13,7 +13,7 @@
   # How -march=BASE<sep>EXT spellings join extensions (a target's flags
   # merge into one -march), and the runtime's detection source (src/runtime/).
   'march_ext_sep': '+',
-  'detect_source': 'detect_linux_hwcap.cpp',
+  'detect_source': 'detect_linux_hwcap.c',
   # The ppc64le ELFv2 ABI (and Debian's default -mcpu) is POWER8.
   'min': ['VSX', 'VSX2'],
   'native': ['-mcpu=native'],

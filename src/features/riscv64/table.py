@@ -13,7 +13,7 @@
   # The -march grammar wants single-letter extensions before the others
   # (rv64gc_v_zba, not rv64gc_zba_v), whatever the rows' order.
   'march_short_exts_first': True,
-  'detect_source': 'detect_linux_hwcap.cpp',
+  'detect_source': 'detect_linux_hwcap.c',
   # Debian riscv64 is rv64gc: no vector extension assumed.
   'min': [],
   # GCC 12 has no -march=native on RISC-V (and Clang 14 neither).

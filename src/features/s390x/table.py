@@ -12,7 +12,7 @@
   # How -march=BASE<sep>EXT spellings join extensions (a target's flags
   # merge into one -march), and the runtime's detection source (src/runtime/).
   'march_ext_sep': '+',
-  'detect_source': 'detect_linux_hwcap.cpp',
+  'detect_source': 'detect_linux_hwcap.c',
   # Debian s390x targets z196 (arch9): no vector facility assumed.
   'min': [],
   'native': ['-march=native'],

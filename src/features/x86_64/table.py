@@ -43,7 +43,7 @@
   # How -march=BASE<sep>EXT spellings join extensions (a target's flags
   # merge into one -march), and the runtime's detection source (src/runtime/).
   'march_ext_sep': '+',
-  'detect_source': 'detect_x86.cpp',
+  'detect_source': 'detect_x86.c',
   'min': ['SSE', 'SSE2'],
   'native': ['-march=native'],
   # What the arch's code runs on without any feature flag: cpudispatch's own

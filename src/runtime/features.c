@@ -1,0 +1,401 @@
+/* Feature names, implied, added and removal masks, and the usable mask
+ * every dispatch reads. */
+/* dl_iterate_phdr, syscall: declared by glibc under C11 only with this. */
+#define _GNU_SOURCE 1
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpudispatch/compiled.h"
+#include "detect.h"
+#include "env_masks.h"
+
+/* The process's usable mask with bit 0 as the fast path's licence
+ * (selection.c); 0 until the first query initialises it. */
+uint64_t cpud__usable[CPUD_MASK_WORDS] = {0}; /* initialised: never a common symbol */
+
+/* The one symbol of the runtime that is not hidden, on purpose: an
+ * executable and each shared library link their own (hidden) runtime, and
+ * each reads the environment; through this table, which the dynamic linker
+ * makes one for the whole process, the first copy to print a block of env
+ * warnings records it, and the others do not print it again. Copies with
+ * other env prefixes print their own. Versioned in its name, so a later
+ * layout cannot clash. On Windows a DLL's data is its own (PE has no
+ * interposition), so the table lives in a named shared-memory section of
+ * this process instead (Local\cpudispatch-env-warnings-v1-PID): every copy
+ * maps the same one. */
+#if defined(_WIN32)
+#include <windows.h>
+#else
+__attribute__((visibility("default"))) uint64_t cpudispatch_env_warnings_printed_v1[16] = {0};
+#endif
+
+static const char *const k_names[] = {
+    NULL,
+#define CPUD__NAME(NAME, ...) #NAME,
+    CPUD_FEATURES(CPUD__NAME)
+#undef CPUD__NAME
+};
+
+/* Per feature id: what it implies (transitively), what a group adds to its
+ * base (DISABLE of a group disables those too; none for a feature), and
+ * all that DISABLE of it turns off (the configure's own set for "-NAME",
+ * so the two agree). Configure derives them from the table and emits them
+ * as words (cpudispatch_features.h): static data, nothing computed here. */
+#define CPUD__SET(NAME, ...) [CPUD_FEATURE_##NAME] = {{__VA_ARGS__}},
+static const cpud_mask k_implied[CPUD_FEATURE_COUNT + 1] = {CPUD_IMPLIED_SETS(CPUD__SET)};
+static const cpud_mask k_adds[CPUD_FEATURE_COUNT + 1] = {CPUD_ADDS_SETS(CPUD__SET)};
+static const cpud_mask k_removes[CPUD_FEATURE_COUNT + 1] = {CPUD_REMOVES_SETS(CPUD__SET)};
+#undef CPUD__SET
+
+typedef struct alias_row {
+  int id;
+  const char *spelling;
+} alias_row;
+static const alias_row k_aliases[] = {
+#define CPUD__ALIAS(NAME, SPELLING) {CPUD_FEATURE_##NAME, SPELLING},
+    CPUD_FEATURE_ALIASES(CPUD__ALIAS)
+#undef CPUD__ALIAS
+    {0, NULL}};
+
+/* The bits of word i that are features (not bit 0, none past the table). */
+static uint64_t feature_bits(int i) {
+  const int top = CPUD_FEATURE_COUNT - 64 * i; /* the last id's bit in word i */
+  uint64_t m = top >= 63 ? ~(uint64_t)0 : top < 0 ? 0 : ((uint64_t)1 << (top + 1)) - 1;
+  return i == 0 ? m & ~(uint64_t)1 : m;
+}
+
+int cpud__mask_empty(cpud_mask m) {
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i)
+    if (m.w[i] & feature_bits(i)) return 0;
+  return 1;
+}
+
+/* Not __builtin_popcountll: below POPCNT (the runtime's floor) GCC calls
+ * libgcc's __popcountdi2 for it, and the runtime needs libc alone. */
+static int bit_count(uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return (int)((x * 0x0101010101010101ull) >> 56);
+}
+
+int cpud__mask_count(cpud_mask m) {
+  int n = 0;
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i) n += bit_count(m.w[i] & feature_bits(i));
+  return n;
+}
+
+/* FNV-1a of a warning block; never 0 (0 marks a free slot). */
+static uint64_t block_hash(const char *s) {
+  uint64_t h = 1469598103934665603u;
+  for (; *s; ++s) h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h ? h : 1;
+}
+
+/* The process-wide table of printed warnings (16 slots), or NULL. */
+static uint64_t *printed_table(void) {
+#if defined(_WIN32)
+  char name[64];
+  snprintf(name, sizeof name, "Local\\cpudispatch-env-warnings-v1-%lu", (unsigned long)GetCurrentProcessId());
+  /* Zero-filled when created; the handle stays open for the process's life. */
+  HANDLE h = CreateFileMappingA(INVALID_HANDLE_VALUE, NULL, PAGE_READWRITE, 0, 16 * sizeof(uint64_t), name);
+  if (!h) return NULL;
+  return (uint64_t *)MapViewOfFile(h, FILE_MAP_ALL_ACCESS, 0, 0, 16 * sizeof(uint64_t));
+#else
+  return cpudispatch_env_warnings_printed_v1;
+#endif
+}
+
+/* 1 for the first copy of the runtime in the process to claim `h`. */
+static int first_to_print(uint64_t h) {
+  uint64_t *table = printed_table();
+  for (int i = 0; table && i < 16; ++i) {
+    uint64_t seen = 0;
+    if (__atomic_compare_exchange_n(&table[i], &seen, h, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return 1;
+    if (seen == h) return 0;
+  }
+  return 1; /* table full or unavailable: print rather than lose a warning */
+}
+
+static int same_name(const char *a, const char *b) {
+  for (; *a && *b; ++a, ++b) {
+    char x = *a, y = *b;
+    if (x >= 'a' && x <= 'z') x = (char)(x - 'a' + 'A');
+    if (y >= 'a' && y <= 'z') y = (char)(y - 'a' + 'A');
+    if (x != y) return 0;
+  }
+  return *a == *b;
+}
+
+cpud_mask cpud__implied_mask(int id) { return id > 0 && id <= CPUD_FEATURE_COUNT ? k_implied[id] : cpud_mask_none(); }
+cpud_mask cpud__adds_mask(int id) { return id > 0 && id <= CPUD_FEATURE_COUNT ? k_adds[id] : cpud_mask_none(); }
+cpud_mask cpud__removes_mask(int id) { return id > 0 && id <= CPUD_FEATURE_COUNT ? k_removes[id] : cpud_mask_none(); }
+
+/* A feature is usable when its own bit is set and so is every bit it
+ * implies. */
+cpud_mask cpud__close_over_implied(cpud_mask raw) {
+  cpud_mask out = cpud_mask_none();
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
+    if (!cpud_mask_has(raw, id)) continue;
+    if (cpud__mask_empty(cpud_mask_andnot(k_implied[id], raw))) out = cpud_mask_with(out, id);
+  }
+  return out;
+}
+
+cpud_mask cpud__every_feature(void) {
+  cpud_mask m = cpud_mask_none();
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) m = cpud_mask_with(m, id);
+  return m;
+}
+
+/* Every dispatch target of the build and what it implies. */
+cpud_mask cpud__dispatched_mask(void) {
+  cpud_mask m = cpud_mask_none();
+#define CPUD__D(NAME) \
+  m = cpud_mask_or(cpud_mask_with(m, CPUD_FEATURE_##NAME), cpud__implied_mask(CPUD_FEATURE_##NAME));
+  CPUD_WITH_DISPATCH(CPUD__D)
+#undef CPUD__D
+  return m;
+}
+
+cpud_mask cpud__startup_wanted(void) {
+  cpud_mask m = cpud__dispatched_mask();
+#define CPUD__B(NAME) \
+  m = cpud_mask_or(cpud_mask_with(m, CPUD_FEATURE_##NAME), cpud__implied_mask(CPUD_FEATURE_##NAME));
+  CPUD_WITH_BASELINE(CPUD__B)
+#undef CPUD__B
+  return m;
+}
+
+#if defined(__ELF__) && defined(__has_include)
+#if __has_include(<link.h>)
+#define CPUD__HAVE_NOTES 1
+#include <link.h>
+#endif
+#endif
+
+#if CPUD__HAVE_NOTES
+/* The records every generated dispatch header leaves (include/cpudispatch/
+ * compiled.h) are ELF notes: walk the PT_NOTE segments of the program or
+ * shared library that holds this copy of the runtime (the object one of
+ * whose loaded segments holds this function), and of no other. */
+typedef struct note_walk {
+  uintptr_t self;
+  int found;
+  cpud_mask members, implied;
+} note_walk;
+
+static size_t round_up(size_t n, size_t align) { return (n + align - 1) & ~(align - 1); }
+
+static void read_notes(const unsigned char *p, const unsigned char *end, size_t align, note_walk *w) {
+  while (p + 12 <= end) {
+    uint32_t h[3];
+    memcpy(h, p, sizeof h);
+    const unsigned char *name = p + 12, *desc = name + round_up(h[0], align);
+    if (desc + h[1] > end) return;
+    if (h[0] == 5 && h[2] == CPUD__NOTE_TYPE && memcmp(name, "cpud", 5) == 0 &&
+        h[1] == sizeof(uint32_t) * CPUD__NOTE_WORDS) {
+      uint32_t words[CPUD__NOTE_WORDS];
+      memcpy(words, desc, sizeof words);
+      cpud_mask m;
+      for (int i = 0; i < CPUD_MASK_WORDS; ++i) m.w[i] = words[2 * i] | (uint64_t)words[2 * i + 1] << 32;
+      const cpud_mask f = cpud_mask_and(m, cpud__every_feature());
+      for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
+        if (cpud_mask_has(f, id)) w->implied = cpud_mask_or(w->implied, cpud__implied_mask(id));
+      w->members = cpud_mask_or(w->members, f);
+      w->found = 1;
+    }
+    p = desc + round_up(h[1], align);
+  }
+}
+
+static int on_object(struct dl_phdr_info *info, size_t size, void *arg) {
+  note_walk *w = (note_walk *)arg;
+  int mine = 0;
+  (void)size;
+  for (int i = 0; i < info->dlpi_phnum && !mine; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    const uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+    mine = ph->p_type == PT_LOAD && w->self >= lo && w->self < lo + ph->p_memsz;
+  }
+  if (!mine) return 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_NOTE) continue;
+    const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+    read_notes(p, p + ph->p_memsz, ph->p_align == 8 ? 8 : 4, w);
+  }
+  return 1; /* this object's: stop */
+}
+#endif
+
+void cpud__compiled_targets(int *known, cpud_mask *targets, cpud_mask *dispatched) {
+#if CPUD__HAVE_NOTES
+  note_walk w;
+  memset(&w, 0, sizeof w);
+  w.self = (uintptr_t)&on_object;
+  dl_iterate_phdr(&on_object, &w);
+  if (!w.found) return; /* no dispatch source: the build's set stays */
+  *known = 1;
+  *targets = w.members;
+  *dispatched = cpud_mask_or(w.members, w.implied);
+#else
+  (void)known, (void)targets, (void)dispatched;
+#endif
+}
+
+/* Host mode (startup-check=false: a Python extension, a plugin): a bad
+ * variable never ends the process. Its message is kept for
+ * cpud_host_init(), which the host calls first to raise its own error; if
+ * something initialises the runtime before it, the message is printed
+ * instead. Either way only the baseline builds run (docs/runtime.md). */
+static char g_env_error[sizeof(((cpud__env_outcome *)0)->error)];
+static int g_env_failed = 0;   /* set once a bad variable was seen */
+static int g_host_claimed = 0; /* cpud_host_init() reports the errors itself */
+
+/* The env masks applied to a detected set: exits on a bad variable, as the
+ * start-up check documents (host mode: see above); the warnings, if any,
+ * in o->warning. */
+static void apply_env(cpud_mask detected, cpud__env_outcome *o) {
+  cpud__env_inputs in;
+  memset(&in, 0, sizeof in);
+  in.disable = getenv(CPUD_ENV_PREFIX "_DISABLE_CPU_FEATURES");
+  in.enable = getenv(CPUD_ENV_PREFIX "_ENABLE_CPU_FEATURES");
+  in.usable = detected;
+  in.baseline = cpud_baseline_mask();
+  in.dispatched = cpud__dispatched_mask();
+  in.targets = cpud_mask_none();
+#define CPUD__T(NAME) in.targets = cpud_mask_with(in.targets, CPUD_FEATURE_##NAME);
+  CPUD_WITH_DISPATCH(CPUD__T)
+#undef CPUD__T
+  /* Only a variable's warnings need the records: no walk otherwise. */
+  if (cpud__names_something(in.disable) || cpud__names_something(in.enable))
+    cpud__compiled_targets(&in.compiled, &in.targets, &in.dispatched);
+  cpud__apply_env_masks(&in, o);
+  if (!o->ok) {
+#if CPUD_STARTUP_CHECK
+    fprintf(stderr, "cpudispatch: %s\n", o->error);
+    fflush(stderr);
+    exit(CPUD_EXIT_ENV);
+#else
+    int expected = 0;
+    if (__atomic_compare_exchange_n(&g_env_failed, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      snprintf(g_env_error, sizeof g_env_error, "%s", o->error);
+      __atomic_store_n(&g_env_failed, 2, __ATOMIC_RELEASE); /* the message is complete */
+      if (!__atomic_load_n(&g_host_claimed, __ATOMIC_ACQUIRE)) {
+        fprintf(stderr, "cpudispatch: %s; only the baseline builds run\n", o->error);
+        fflush(stderr);
+      }
+    }
+    o->usable = cpud_mask_and(detected, in.baseline);
+    o->warning[0] = 0;
+#endif
+  }
+}
+
+static void print_warnings(const char *w) {
+  while (*w) {
+    const char *nl = strchr(w, '\n');
+    int n = nl ? (int)(nl - w) : (int)strlen(w);
+    fprintf(stderr, "cpudispatch: warning: %.*s\n", n, w);
+    w += n + (nl ? 1 : 0);
+  }
+}
+
+static int g_vector_bytes = -1; /* an assumed CPU's; -1: ask this one */
+
+cpud_mask cpud__init(void) {
+  /* Only what this build can use: its baseline and dispatch targets. An
+   * ENABLE variable may name any feature the CPU has, so with one set every
+   * row is read, and "cannot enable X" is never said of a CPU that has X. */
+  const int every = cpud__names_something(getenv(CPUD_ENV_PREFIX "_ENABLE_CPU_FEATURES")) != NULL;
+  const cpud_mask detected =
+      cpud__close_over_implied(cpud__detect_raw(every ? cpud__every_feature() : cpud__startup_wanted()));
+  cpud__env_outcome o;
+  apply_env(detected, &o);
+  /* Racing initialisers compute the same value; the first to publish it
+   * (selection.c) prints the warnings. */
+  if (cpud__publish_initial(detected, o.usable, every) && o.warning[0] && first_to_print(block_hash(o.warning)))
+    print_warnings(o.warning);
+  return cpud_usable_mask();
+}
+
+int cpud_host_init(char *msg, size_t cap) {
+  __atomic_store_n(&g_host_claimed, 1, __ATOMIC_RELEASE);
+  if (msg && cap) msg[0] = 0;
+  (void)cpud_usable_mask(); /* detection and the variables, once */
+  /* A racing initialiser may still be writing the message: it is done at 2. */
+  int failed;
+  while ((failed = __atomic_load_n(&g_env_failed, __ATOMIC_ACQUIRE)) == 1) {
+  }
+  if (failed) {
+    if (msg && cap) snprintf(msg, cap, "cpudispatch: %s", g_env_error);
+    return CPUD_EXIT_ENV;
+  }
+  const char *skip = getenv(CPUD_ENV_PREFIX "_SKIP_CPU_BASELINE_CHECK");
+  if (skip && skip[0] && strcmp(skip, "0") != 0) return 0;
+  char base[1536];
+  if (cpud_check_baseline(base, sizeof base)) {
+    if (msg && cap) snprintf(msg, cap, "cpudispatch: %s", base);
+    return CPUD_EXIT_BASELINE;
+  }
+  return 0;
+}
+
+cpud_mask cpud_detect_cpu(const cpud_cpu_report *cpu) {
+  return cpu ? cpud__close_over_implied(cpud__detect_raw_from(cpu, cpud__every_feature(), 0, NULL)) : cpud_mask_none();
+}
+
+void cpud_assume_cpu(const cpud_cpu_report *cpu) {
+  (void)cpud_usable_mask();
+  const cpud_mask detected = cpud_detect_cpu(cpu);
+  cpud__env_outcome o;
+  apply_env(detected, &o);
+  __atomic_store_n(&g_vector_bytes, cpu ? cpu->vector_bytes : 0, __ATOMIC_RELAXED);
+  cpud__replace_detected(detected, o.usable);
+  print_warnings(o.warning);
+}
+
+int cpud_vector_bytes(void) {
+  /* 0 unless the vectors' feature is usable, for a described CPU too (its
+   * report may give a length with SVE masked or absent). */
+  const int f = cpud__vector_feature();
+  if (!f || !cpud_have(f)) return 0;
+  const int assumed = __atomic_load_n(&g_vector_bytes, __ATOMIC_RELAXED);
+  return assumed >= 0 ? assumed : cpud__live_vector_bytes();
+}
+
+cpud_mask cpud_detected_mask(void) { return cpud__detected_features(); }
+
+cpud_mask cpud_baseline_mask(void) {
+  cpud_mask m = cpud_mask_none();
+#define CPUD__B(NAME) m = cpud_mask_with(m, CPUD_FEATURE_##NAME);
+  CPUD_WITH_BASELINE(CPUD__B)
+#undef CPUD__B
+  return m;
+}
+
+const char *cpud_feature_name(int feature) {
+  return feature > 0 && feature <= CPUD_FEATURE_COUNT ? k_names[feature] : NULL;
+}
+
+int cpud_feature_by_name(const char *name) {
+  if (!name) return 0;
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
+    if (same_name(name, k_names[id])) return id;
+  for (const alias_row *a = k_aliases; a->id; ++a)
+    if (same_name(name, a->spelling)) return a->id;
+  return 0;
+}
+
+/* C and C++ callers (CPUD_DISPATCH_CALL, CPUD_DISPATCH) end here alike. */
+void cpud__no_target(const char *function) {
+  fprintf(stderr,
+          "cpudispatch: no compiled target of %s can run on this CPU and it has no "
+          "baseline build; add \"baseline\" to its target list\n",
+          function);
+  fflush(stderr);
+  abort();
+}
