@@ -26,9 +26,18 @@ extern "C" {
 #endif
 
 /* Set operations the runtime needs beyond cpudispatch.h's (C has no
- * operators): the features of a set only (bit 0 and bits past the table
- * ignored). */
-CPUD_HIDDEN int cpud__mask_empty(cpud_mask m);
+ * operators), on the features of a set only: bit 0 and bits past the table
+ * are ignored. Inline: start-up and the env masks use them per feature. */
+static inline uint64_t cpud__feature_bits(int i) {
+  const int top = CPUD_FEATURE_COUNT - 64 * i; /* the last id's bit in word i */
+  const uint64_t m = top >= 63 ? ~(uint64_t)0 : top < 0 ? 0 : ((uint64_t)1 << (top + 1)) - 1;
+  return i == 0 ? m & ~(uint64_t)1 : m;
+}
+static inline int cpud__mask_empty(cpud_mask m) {
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i)
+    if (m.w[i] & cpud__feature_bits(i)) return 0;
+  return 1;
+}
 CPUD_HIDDEN int cpud__mask_count(cpud_mask m);
 
 /* Bit per feature id of `want` whose own detection bit is set (CPU + OS
@@ -79,9 +88,18 @@ CPUD_HIDDEN const char *cpud__leaf_name(int bit);
  * subset of a raw set (own bit and all implied bits set); and every
  * dispatch target of the build with what it implies. The three per-id sets
  * are configure's (cpudispatch_features.h), not recomputed here. */
-CPUD_HIDDEN cpud_mask cpud__implied_mask(int id);
-CPUD_HIDDEN cpud_mask cpud__adds_mask(int id);
-CPUD_HIDDEN cpud_mask cpud__removes_mask(int id);
+CPUD_HIDDEN extern const cpud_mask cpud__implied_sets[CPUD_FEATURE_COUNT + 1];
+CPUD_HIDDEN extern const cpud_mask cpud__adds_sets[CPUD_FEATURE_COUNT + 1];
+CPUD_HIDDEN extern const cpud_mask cpud__removes_sets[CPUD_FEATURE_COUNT + 1];
+static inline cpud_mask cpud__implied_mask(int id) {
+  return id > 0 && id <= CPUD_FEATURE_COUNT ? cpud__implied_sets[id] : cpud_mask_none();
+}
+static inline cpud_mask cpud__adds_mask(int id) {
+  return id > 0 && id <= CPUD_FEATURE_COUNT ? cpud__adds_sets[id] : cpud_mask_none();
+}
+static inline cpud_mask cpud__removes_mask(int id) {
+  return id > 0 && id <= CPUD_FEATURE_COUNT ? cpud__removes_sets[id] : cpud_mask_none();
+}
 CPUD_HIDDEN cpud_mask cpud__close_over_implied(cpud_mask raw);
 CPUD_HIDDEN cpud_mask cpud__dispatched_mask(void);
 /* What this program's (or shared library's) dispatch sources were compiled

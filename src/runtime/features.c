@@ -44,9 +44,9 @@ static const char *const k_names[] = {
  * so the two agree). Configure derives them from the table and emits them
  * as words (cpudispatch_features.h): static data, nothing computed here. */
 #define CPUD__SET(NAME, ...) [CPUD_FEATURE_##NAME] = {{__VA_ARGS__}},
-static const cpud_mask k_implied[CPUD_FEATURE_COUNT + 1] = {CPUD_IMPLIED_SETS(CPUD__SET)};
-static const cpud_mask k_adds[CPUD_FEATURE_COUNT + 1] = {CPUD_ADDS_SETS(CPUD__SET)};
-static const cpud_mask k_removes[CPUD_FEATURE_COUNT + 1] = {CPUD_REMOVES_SETS(CPUD__SET)};
+const cpud_mask cpud__implied_sets[CPUD_FEATURE_COUNT + 1] = {CPUD_IMPLIED_SETS(CPUD__SET)};
+const cpud_mask cpud__adds_sets[CPUD_FEATURE_COUNT + 1] = {CPUD_ADDS_SETS(CPUD__SET)};
+const cpud_mask cpud__removes_sets[CPUD_FEATURE_COUNT + 1] = {CPUD_REMOVES_SETS(CPUD__SET)};
 #undef CPUD__SET
 
 typedef struct alias_row {
@@ -59,19 +59,6 @@ static const alias_row k_aliases[] = {
 #undef CPUD__ALIAS
     {0, NULL}};
 
-/* The bits of word i that are features (not bit 0, none past the table). */
-static uint64_t feature_bits(int i) {
-  const int top = CPUD_FEATURE_COUNT - 64 * i; /* the last id's bit in word i */
-  uint64_t m = top >= 63 ? ~(uint64_t)0 : top < 0 ? 0 : ((uint64_t)1 << (top + 1)) - 1;
-  return i == 0 ? m & ~(uint64_t)1 : m;
-}
-
-int cpud__mask_empty(cpud_mask m) {
-  for (int i = 0; i < CPUD_MASK_WORDS; ++i)
-    if (m.w[i] & feature_bits(i)) return 0;
-  return 1;
-}
-
 /* Not __builtin_popcountll: below POPCNT (the runtime's floor) GCC calls
  * libgcc's __popcountdi2 for it, and the runtime needs libc alone. */
 static int bit_count(uint64_t x) {
@@ -83,7 +70,7 @@ static int bit_count(uint64_t x) {
 
 int cpud__mask_count(cpud_mask m) {
   int n = 0;
-  for (int i = 0; i < CPUD_MASK_WORDS; ++i) n += bit_count(m.w[i] & feature_bits(i));
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i) n += bit_count(m.w[i] & cpud__feature_bits(i));
   return n;
 }
 
@@ -129,17 +116,13 @@ static int same_name(const char *a, const char *b) {
   return *a == *b;
 }
 
-cpud_mask cpud__implied_mask(int id) { return id > 0 && id <= CPUD_FEATURE_COUNT ? k_implied[id] : cpud_mask_none(); }
-cpud_mask cpud__adds_mask(int id) { return id > 0 && id <= CPUD_FEATURE_COUNT ? k_adds[id] : cpud_mask_none(); }
-cpud_mask cpud__removes_mask(int id) { return id > 0 && id <= CPUD_FEATURE_COUNT ? k_removes[id] : cpud_mask_none(); }
-
 /* A feature is usable when its own bit is set and so is every bit it
  * implies. */
 cpud_mask cpud__close_over_implied(cpud_mask raw) {
   cpud_mask out = cpud_mask_none();
   for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
     if (!cpud_mask_has(raw, id)) continue;
-    if (cpud__mask_empty(cpud_mask_andnot(k_implied[id], raw))) out = cpud_mask_with(out, id);
+    if (cpud__mask_empty(cpud_mask_andnot(cpud__implied_sets[id], raw))) out = cpud_mask_with(out, id);
   }
   return out;
 }
