@@ -39,6 +39,12 @@ static inline int cpud__mask_empty(cpud_mask m) {
   return 1;
 }
 CPUD_HIDDEN int cpud__mask_count(cpud_mask m);
+/* Every feature's bit and no other. */
+static inline cpud_mask cpud__every_feature(void) {
+  cpud_mask m;
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i) m.w[i] = cpud__feature_bits(i);
+  return m;
+}
 
 /* Bit per feature id of `want` whose own detection bit is set (CPU + OS
  * state); group rows of `want` are set unconditionally, the closure check
@@ -62,8 +68,6 @@ CPUD_HIDDEN cpud_mask cpud__detect_raw_with(int use_libc_cache, cpud_mask want);
 /* What start-up detects: the baseline and every dispatch target of the
  * build, with what they imply. The rest waits for cpud_detected_mask(). */
 CPUD_HIDDEN cpud_mask cpud__startup_wanted(void);
-/* Every feature's bit and no other. */
-CPUD_HIDDEN cpud_mask cpud__every_feature(void);
 
 /* The feature whose vectors cpud_vector_bytes measures (SVE, RVV; 0: the
  * arch has none), and this thread's length of them in bytes: asked only

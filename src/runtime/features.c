@@ -127,12 +127,6 @@ cpud_mask cpud__close_over_implied(cpud_mask raw) {
   return out;
 }
 
-cpud_mask cpud__every_feature(void) {
-  cpud_mask m = cpud_mask_none();
-  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) m = cpud_mask_with(m, id);
-  return m;
-}
-
 /* Every dispatch target of the build and what it implies. */
 cpud_mask cpud__dispatched_mask(void) {
   cpud_mask m = cpud_mask_none();
