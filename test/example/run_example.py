@@ -19,9 +19,11 @@ release wrap): GCC release and Clang debug builds pass their test, and under
 each_target and each_cpu its library ran on exactly the builds the CPUs
 select.   run_example.py ROOT BUILD_DIR [--cross]
 """
+import glob
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -206,6 +208,17 @@ with tempfile.TemporaryDirectory() as tmp:
     rel = release_copy(tmp, 'consumer')
     build_and_test(rel, 'release', [])
     run_setups(os.path.join(tmp, 'build-release'), 'x86_64', 'release')
+    # docs/runtime.md: cpudispatch-info on demand in a parent's build, by
+    # target name (the release wrap's directory is cpudispatch-VERSION, so
+    # no fixed ninja path works).
+    info_cmd = docs_block('info-on-demand', 'runtime.md')[0].replace('build', os.path.join(tmp, 'build-release'), 1)
+    if sh(shlex.split(info_cmd)).returncode != 0:
+        failures.append('docs/runtime.md\'s on-demand command failed: %s' % info_cmd)
+    else:
+        infos = glob.glob(os.path.join(tmp, 'build-release', 'subprojects', '*', 'src', 'info', 'cpudispatch-info'))
+        r = sh([infos[0], '--json']) if infos else None
+        if not r or r.returncode != 0 or '"baseline"' not in r.stdout:
+            failures.append('%s built no cpudispatch-info that runs (%s)' % (info_cmd, infos))
     if with_cross:  # the same through the wrap in a cross build, under qemu-aarch64's models
         build_and_test(rel, 'release-aarch64', ['--cross-file', os.path.join(root, 'cross', 'aarch64-linux-gnu.txt')],
                        run_app=False)
