@@ -70,6 +70,14 @@ void scoped() {
     assert(!CPUD_HAVE(X86_V3) && CPUD_HAVE(AVX2));  // a level lacking a member is off
     assert(std::strcmp(scale(&x, 1, 1.0f), "X86_V3") != 0);
   }
+  if (CPUD_HAVE(SSE41) && !cpud_mask_has(cpud_baseline_mask(), CPUD_FEATURE_SSE41)) {
+    {
+      cpud::scoped_features sse41_alone(CPUD_BIT(SSE41));  // lacks SSE3 and SSSE3, which SSE41 implies
+      assert(!CPUD_HAVE(SSE41));
+    }
+    cpud::scoped_features sse41(cpud_with_implied(CPUD_BIT(SSE41)));  // with all it implies: usable
+    assert(CPUD_HAVE(SSE41) && !CPUD_HAVE(SSE42));
+  }
 #endif
 }
 /* api-scoped:end */
