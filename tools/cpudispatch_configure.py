@@ -376,12 +376,11 @@ def features_h(a, arch):
         rows.append('  X(%s, %d, %s, %s, %d) \\\n' % (n, interest, spec, hex_of(r.get('xcr0', 0)), arg))
     implies = ['  %s \\\n' % ' '.join('X(%s, %s)' % (n, i) for i in arch.closure[n]) for n in arch.names
                if arch.closure[n]]
-    adds = ['  %s \\\n' % ' '.join('X(%s, %s)' % (n, i) for i in arch.adds[n]) for n in arch.names if arch.adds[n]]
-    removes = ['  %s \\\n' % ' '.join('X(%s, %s)' % (n, i) for i in arch.removes[n]) for n in arch.names]
     aliases = ['  X(%s, "%s") \\\n' % (n, al) for n in arch.names for al in arch.row[n].get('aliases', [])]
-    # The same sets as words, for C's static tables (C has no constexpr to
-    # build them from the pairs): X(NAME, WORD0, WORD1, ...), feature id i
-    # at bit i % 64 of word i / 64, as in cpud_mask.
+    # The sets as words, for C's static tables (C has no constexpr to build
+    # them from pairs): X(NAME, WORD0, WORD1, ...), feature id i at bit
+    # i % 64 of word i / 64, as in cpud_mask. The implied pairs stay too:
+    # readable, and the tests' independent oracle.
     ids = {n: i for i, n in enumerate(arch.names, 1)}
     n_words = len(arch.names) // 64 + 1
 
@@ -398,8 +397,6 @@ def features_h(a, arch):
         'FEATURE_COUNT': str(len(arch.names)),
         'FEATURE_ROWS': ''.join(rows),
         'IMPLIES_ROWS': ''.join(implies),
-        'ADDS_ROWS': ''.join(adds) or '  /* no groups on this arch */ \\\n',
-        'REMOVES_ROWS': ''.join(removes),
         'ALIAS_ROWS': ''.join(aliases),
         'IMPLIED_SETS': ''.join(implied_sets),
         'ADDS_SETS': ''.join(adds_sets),

@@ -18,17 +18,6 @@
 
 static const char k_env_skip[] = CPUD_ENV_PREFIX "_SKIP_CPU_BASELINE_CHECK";
 
-static void names(cpud_mask mask, char *buf, size_t cap) {
-  size_t used = 0;
-  buf[0] = 0;
-  for (int id = 1; id <= CPUD_FEATURE_COUNT && used + 1 < cap; ++id) {
-    if (!cpud_mask_has(mask, id)) continue;
-    int n = snprintf(buf + used, cap - used, "%s%s", used ? " " : "", cpud_feature_name(id));
-    if (n < 0) break;
-    used += (size_t)n;
-  }
-}
-
 /* What every file that includes a cpudispatch header points at
  * (include/cpudispatch/startup_ref.h): linking such a file brings this
  * object, and so the constructor below, into the program, whatever the
@@ -45,8 +34,8 @@ int cpud_check_baseline(char *msg, size_t cap) {
     msg[0] = 0;
     if (count) {
       char b[512], m[512];
-      names(base, b, sizeof b);
-      names(missing, m, sizeof m);
+      cpud__mask_names(base, b, sizeof b);
+      cpud__mask_names(missing, m, sizeof m);
       snprintf(msg, cap,
                "this program was built for %s CPUs with %s (its baseline), but this CPU lacks %s. "
                "Run it on a CPU that has them, or rebuild it with a lower cpu-baseline "

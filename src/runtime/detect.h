@@ -106,6 +106,9 @@ static inline cpud_mask cpud__removes_mask(int id) {
 }
 CPUD_HIDDEN cpud_mask cpud__close_over_implied(cpud_mask raw);
 CPUD_HIDDEN cpud_mask cpud__dispatched_mask(void);
+/* The names of mask's features, space-separated, in id order (cut short,
+ * never overrun, when cap is too small): for messages. */
+CPUD_HIDDEN void cpud__mask_names(cpud_mask mask, char *buf, size_t cap);
 /* What this program's (or shared library's) dispatch sources were compiled
  * for, from their records (include/cpudispatch/compiled.h): sets *known
  * to 1, *targets to the targets' members and *dispatched to those and what

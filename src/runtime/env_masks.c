@@ -34,20 +34,6 @@ static const char k_env_enable[] = CPUD_ENV_PREFIX "_ENABLE_CPU_FEATURES";
 static const char k_foreign[] = " " CPUD_FOREIGN_FEATURES " ";
 static const char k_retired[] = " " CPUD_RETIRED_FEATURES " ";
 
-static void append(char *buf, size_t cap, const char *text) {
-  size_t n = strlen(buf);
-  if (n + 1 < cap) snprintf(buf + n, cap - n, "%s", text);
-}
-
-static void names_of(cpud_mask mask, char *buf, size_t cap) {
-  buf[0] = 0;
-  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
-    if (!cpud_mask_has(mask, id)) continue;
-    if (buf[0]) append(buf, cap, " ");
-    append(buf, cap, cpud_feature_name(id));
-  }
-}
-
 /* Room kept at the end of the warnings for the line that counts the ones
  * that did not fit. */
 #define WARNING_RESERVE 128
@@ -161,7 +147,7 @@ void cpud__apply_env_masks(const cpud__env_inputs *in, cpud__env_outcome *out) {
         continue;
       }
       char valid[1200], shown[256];
-      names_of(cpud_mask_all(), valid, sizeof valid);
+      cpud__mask_names(cpud_mask_all(), valid, sizeof valid);
       show_token(start, n, shown, sizeof shown);
       out->ok = 0;
       snprintf(out->error, sizeof out->error, "%s: unknown CPU feature \"%s; valid names on %s: %s", var, shown,
@@ -171,7 +157,7 @@ void cpud__apply_env_masks(const cpud__env_inputs *in, cpud__env_outcome *out) {
     const char *name = cpud_feature_name(id);
     if (dis && cpud_mask_has(in->baseline, id)) {
       char base[512];
-      names_of(in->baseline, base, sizeof base);
+      cpud__mask_names(in->baseline, base, sizeof base);
       out->ok = 0;
       snprintf(out->error, sizeof out->error,
                "%s: cannot disable %s: it is part of this build's baseline (%s), which every CPU running it "
@@ -181,8 +167,8 @@ void cpud__apply_env_masks(const cpud__env_inputs *in, cpud__env_outcome *out) {
     }
     if (dis && !cpud__mask_empty(cpud_mask_and(cpud__adds_mask(id), in->baseline))) {
       char base[512], in_base[512];
-      names_of(in->baseline, base, sizeof base);
-      names_of(cpud_mask_and(cpud__adds_mask(id), in->baseline), in_base, sizeof in_base);
+      cpud__mask_names(in->baseline, base, sizeof base);
+      cpud__mask_names(cpud_mask_and(cpud__adds_mask(id), in->baseline), in_base, sizeof in_base);
       out->ok = 0;
       snprintf(out->error, sizeof out->error,
                "%s: cannot disable %s: what it adds (%s) is part of this build's baseline (%s), which every "
@@ -228,7 +214,7 @@ void cpud__apply_env_masks(const cpud__env_inputs *in, cpud__env_outcome *out) {
      * target still switches off every target it does not imply. */
     const cpud_mask left = cpud_mask_and(out->usable, in->targets);
     char targets[512];
-    names_of(left, targets, sizeof targets);
+    cpud__mask_names(left, targets, sizeof targets);
     for (int i = 0; i < n_odd; ++i) {
       char w[768];
       snprintf(w, sizeof w, "%s: %s is not a %s; only the targets the names imply stay usable: %s\n", var,

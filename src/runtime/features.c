@@ -127,23 +127,33 @@ cpud_mask cpud__close_over_implied(cpud_mask raw) {
   return out;
 }
 
+/* The features of the X-macro list's rows and what they imply. */
+#define CPUD__WITH_IMPLIED(NAME) \
+  m = cpud_mask_or(cpud_mask_with(m, CPUD_FEATURE_##NAME), cpud__implied_mask(CPUD_FEATURE_##NAME));
+
 /* Every dispatch target of the build and what it implies. */
 cpud_mask cpud__dispatched_mask(void) {
   cpud_mask m = cpud_mask_none();
-#define CPUD__D(NAME) \
-  m = cpud_mask_or(cpud_mask_with(m, CPUD_FEATURE_##NAME), cpud__implied_mask(CPUD_FEATURE_##NAME));
-  CPUD_WITH_DISPATCH(CPUD__D)
-#undef CPUD__D
+  CPUD_WITH_DISPATCH(CPUD__WITH_IMPLIED)
   return m;
 }
 
 cpud_mask cpud__startup_wanted(void) {
   cpud_mask m = cpud__dispatched_mask();
-#define CPUD__B(NAME) \
-  m = cpud_mask_or(cpud_mask_with(m, CPUD_FEATURE_##NAME), cpud__implied_mask(CPUD_FEATURE_##NAME));
-  CPUD_WITH_BASELINE(CPUD__B)
-#undef CPUD__B
+  CPUD_WITH_BASELINE(CPUD__WITH_IMPLIED)
   return m;
+}
+#undef CPUD__WITH_IMPLIED
+
+void cpud__mask_names(cpud_mask mask, char *buf, size_t cap) {
+  size_t used = 0;
+  buf[0] = 0;
+  for (int id = 1; id <= CPUD_FEATURE_COUNT && used + 1 < cap; ++id) {
+    if (!cpud_mask_has(mask, id)) continue;
+    const int n = snprintf(buf + used, cap - used, "%s%s", used ? " " : "", k_names[id]);
+    if (n < 0) break;
+    used += (size_t)n;
+  }
 }
 
 #if defined(__ELF__) && defined(__has_include)
