@@ -134,6 +134,12 @@ CASES = {
     'unknown-name': dict(args=['-Dcpudispatch:cpu-dispatch=max avx513'],
                          error=[r'cpu-dispatch: unknown CPU feature "AVX513" in "max avx513"',
                                 r'valid names on x86_64: SSE SSE2 .* APX_F; keywords: min max native none detect']),
+    # A build without C++ (a native file naming a cpp that does not exist)
+    # cannot build cpudispatch's own tests, which are C and C++: asking for
+    # them says so (test/c_only shows the same build configures without).
+    'tests-need-cpp': dict(args=['-Dcpudispatch:tests=enabled'], no_cpp=True,
+                           error=[r'-Dtests=enabled needs a C\+\+ compiler \(the C\+\+ API is tested too\); none '
+                                  r'was found or -Dcpp=disabled']),
     'unknown-baseline-name': dict(args=['-Dcpudispatch:cpu-baseline=sse5'],
                                   error=[r'cpu-baseline: unknown CPU feature "SSE5"']),
     'dangling-operator': dict(args=['-Dcpudispatch:cpu-baseline=min +'],
@@ -255,6 +261,14 @@ def run_case(name):
                 fh.write('\n'.join(snippet + docs_block('snippet-use')) + '\n')
             os.remove(os.path.join(proj, 'meson_options.txt'))
         os.symlink(ROOT, os.path.join(proj, 'subprojects', 'cpudispatch'))
+        if case.get('no_cpp'):  # a C project, on a machine whose C++ compiler is missing
+            with open(os.path.join(proj, 'meson.build'), 'w') as fh:
+                fh.write("project('c_only', 'c')\nsubproject('cpudispatch')\n")
+            os.remove(os.path.join(proj, 'meson_options.txt'))
+            native = os.path.join(tmp, 'no-cpp.ini')
+            with open(native, 'w') as fh:
+                fh.write("[binaries]\ncpp = '/nonexistent/c++'\n")
+            case = dict(case, args=case['args'] + ['--native-file', native])
         env = dict(os.environ)
         if case.get('old_compiler'):
             wrapper = os.path.join(HERE, 'old-compiler.sh')
