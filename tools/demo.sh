@@ -5,7 +5,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${CPUD_DEMO_BUILD:-$root/build-demo}
 "$root/tools/install-deps.sh"
-[ -d "$dir" ] || meson setup "$dir" "$root" >/dev/null
+[ -d "$dir" ] || meson setup "$dir" "$root" --buildtype=debugoptimized >/dev/null
 ninja -C "$dir" >/dev/null
 sed -n '/cpudispatch baseline/,/^$/p;/cpudispatch dispatch/,/^$/p' "$dir/meson-logs/meson-log.txt" | tail -n 20 || true
 echo "--- cpudispatch-info: this machine, this build, the demo kernels' selections"

@@ -2,10 +2,11 @@
 """Makes a cpudispatch release for consumers: the source tarball and the
 [wrap-file] that points at it, ready to drop into a project's subprojects/.
 
-  make-wrap.py BUILD_DIR SUBPROJECTS_DIR [--allow-dirty]
+  make-wrap.py SUBPROJECTS_DIR [--allow-dirty]
 
-BUILD_DIR is a configured build of this repository (it names the version).
-Writes SUBPROJECTS_DIR/packagefiles/cpudispatch-VERSION.tar.xz and
+The version is the one project() names in HEAD's meson.build (no build
+directory, no Meson run). Writes
+SUBPROJECTS_DIR/packagefiles/cpudispatch-VERSION.tar.xz and
 SUBPROJECTS_DIR/cpudispatch.wrap (no source_url: the tarball is local, so
 `meson setup --wrap-mode=nodownload` works offline).
 
@@ -16,9 +17,9 @@ source_hash. Uncommitted changes are never packed; without --allow-dirty
 they are an error.
 """
 import hashlib
-import json
 import lzma
 import os
+import re
 import subprocess
 import sys
 
@@ -41,15 +42,25 @@ def git(*args):
     return r.stdout
 
 
+def head_version():
+    """version: of project('cpudispatch', ...) in HEAD's meson.build: the
+    tree that is packed, not the working tree."""
+    text = git('show', 'HEAD:meson.build').decode()
+    m = re.search(r"^project\('cpudispatch'.*?\bversion\s*:\s*'([^']+)'", text, re.S | re.M)
+    if not m:
+        sys.exit("make-wrap: HEAD's meson.build has no project('cpudispatch', ..., version: '...')")
+    return m.group(1)
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith('--')]
-    if len(args) != 2:
+    unknown = [a for a in sys.argv[1:] if a.startswith('--') and a != '--allow-dirty']
+    if len(args) == 2 and not unknown:
+        sys.exit('make-wrap: give only SUBPROJECTS_DIR (%s); a build directory is no longer needed' % args[1])
+    if len(args) != 1 or unknown:
         sys.exit(__doc__)
-    build, subprojects = args
-    info = subprocess.run(['meson', 'introspect', build, '--projectinfo'], capture_output=True, text=True)
-    if info.returncode != 0:
-        sys.exit('make-wrap: %s is not a configured build: %s' % (build, info.stderr.strip()))
-    version = json.loads(info.stdout)['version']
+    subprojects = args[0]
+    version = head_version()
     if '--allow-dirty' not in sys.argv and git('status', '--porcelain', '--untracked-files=no').strip():
         sys.exit('make-wrap: the repository has uncommitted changes (they would not be packed); '
                  'commit them or pass --allow-dirty')

@@ -347,12 +347,13 @@ static unsigned elf_machine(const char *path) {
   return h[EI_DATA] == ELFDATA2MSB ? (unsigned)(h[18] << 8 | h[19]) : (unsigned)(h[19] << 8 | h[18]);
 }
 
-/* True when `prog` is an ELF program of cpudispatch-run's own arch (read from
- * /proc/self/exe, which qemu-user shows as the emulated program): what
- * qemu-ARCH runs. A script or a build-machine program (a cross build's
- * Python, a pyenv shim) is not: it runs as it is, and the programs it starts
- * through MESON_EXE_WRAPPER get the model. */
-static int own_arch_program(const char *prog) {
+/* `prog`'s path (a new string; a bare name looked up on PATH, which
+ * qemu-user does not search) when it is an ELF program of cpudispatch-run's
+ * own arch (read from /proc/self/exe, which qemu-user shows as the emulated
+ * program): what qemu-ARCH runs. NULL for a script or a build-machine program
+ * (a cross build's Python, a pyenv shim): it runs as it is, and the programs
+ * it starts through MESON_EXE_WRAPPER get the model. */
+static char *own_arch_program(const char *prog) {
   static int known = 0;
   static unsigned own;
   if (!known) {
@@ -360,9 +361,9 @@ static int own_arch_program(const char *prog) {
     known = 1;
   }
   char *path = NULL;
-  const int yes = own != 0 && on_path(prog, &path) && elf_machine(path) == own;
+  if (own != 0 && on_path(prog, &path) && elf_machine(path) == own) return path;
   free(path);
-  return yes;
+  return NULL;
 }
 
 /* The basename of argv[0] names this arch's qemu-user (qemu-aarch64,
@@ -502,6 +503,7 @@ static int run(char **cmd, const target *t, const targets *all, const char *qemu
   char *const model = (char *)(qemu_model ? qemu_model : ""), *const sysroot = (char *)CPUD_RUN_SYSROOT;
   char *const wine = (char *)CPUD_RUN_WINE;
   char **rest = cmd;
+  char *resolved = NULL; /* cmd[0] found on PATH, for qemu */
   /* A Windows program given as it is (by hand: -- app.exe) runs under Wine. */
   const int pe = pe_program(cmd[0]);
   if (pe && !qemu_model) strs_push(&argv, wine);
@@ -538,7 +540,7 @@ static int run(char **cmd, const target *t, const targets *all, const char *qemu
       }
       strs_push(&argv, cpu);
       strs_push(&argv, model);
-    } else if (own_arch_program(cmd[0])) {
+    } else if ((resolved = own_arch_program(cmd[0])) != NULL) {
       strs_push(&argv, q);
       strs_push(&argv, cpu);
       strs_push(&argv, model);
@@ -546,6 +548,8 @@ static int run(char **cmd, const target *t, const targets *all, const char *qemu
         strs_push(&argv, l);
         strs_push(&argv, sysroot);
       }
+      strs_push(&argv, resolved);
+      ++rest;
     }
   }
   for (char **a = rest; *a; ++a) strs_push(&argv, *a);
@@ -562,6 +566,7 @@ static int run(char **cmd, const target *t, const targets *all, const char *qemu
     status = wait_status(pid);
   }
   for (size_t i = 0; i < set.n; ++i) free(set.v[i]);
+  free(resolved);
   free(set.v);
   free(drop.v);
   free(argv.v);
@@ -591,30 +596,61 @@ static const char *describe(int status, char buf[64]) {
   return buf;
 }
 
-/* One run per item; the summary lines go to stderr, where meson's test log
- * (and --print-errorlogs) shows them. */
+/* One run per item. Each run's banner, its outcome and the summary go to
+ * stderr, where meson's test log (and --print-errorlogs) shows them; in the
+ * --each-* modes also to stdout as "# cpudispatch-run: ..." (a TAP comment):
+ * a log shows a test's stdout and stderr apart, and each run's output must
+ * follow its banner in both. A single run leaves stdout to the program. */
 typedef struct tally {
   str failed, ran, skipped;
 } tally;
 
+static int g_each = 0; /* an --each-* mode */
+
+static RUN_PRINTF(1, 2) void say(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  const int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *line = malloc(n < 0 ? 1 : (size_t)n + 1);
+  if (!line) die(k_exit_oom, "out of memory");
+  va_start(ap, fmt);
+  vsnprintf(line, n < 0 ? 1 : (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  if (g_each) {
+    printf("# cpudispatch-run: %s\n", line);
+    fflush(stdout);
+  }
+  fprintf(stderr, "cpudispatch-run: %s\n", line);
+  free(line);
+}
+
 static int finish(const tally *t, const char *what) {
   const char *whats = strcmp(what, "target") == 0 ? "targets" : "models";
   if (t->failed.len) {
-    fprintf(stderr, "cpudispatch-run: FAILED under %s %s\n", whats, str_of(&t->failed));
+    say("FAILED under %s %s", whats, str_of(&t->failed));
     return 1;
   }
   if (!t->ran.len) {
-    fprintf(stderr, "cpudispatch-run: every %s was skipped\n", what);
+    say("every %s was skipped", what);
     return k_exit_skip;
   }
-  fprintf(stderr, "cpudispatch-run: ok under %s %s%s%s\n", whats, str_of(&t->ran), t->skipped.len ? "; skipped: " : "",
-          str_of(&t->skipped));
+  say("ok under %s %s%s%s", whats, str_of(&t->ran), t->skipped.len ? "; skipped: " : "", str_of(&t->skipped));
   return 0;
 }
 
 /* 1 if m holds a feature the CPU lacks. */
 static int lacks(cpud_mask m, cpud_mask detected) {
   return !cpud_mask_equal(cpud_mask_andnot(m, detected), cpud_mask_none());
+}
+
+/* The masks already in the environment stay in force: a target they leave
+ * unusable is not run as the best target (cpudispatch-run's own start-up
+ * applied them, the same rules as the program's). The variable, or NULL. */
+static const char *masked_by_env(const target *tg) {
+  if (!lacks(tg->t.members, cpud_usable_mask())) return NULL;
+  const char *d = getenv(k_env_disable);
+  return d && *d ? k_env_disable : k_env_enable;
 }
 
 static int each_target(char **cmd, const targets *all) {
@@ -625,20 +661,26 @@ static int each_target(char **cmd, const targets *all) {
     const target *tg = &all->v[i];
     const char *name = tg->name;
     if (lacks(tg->t.members, detected)) {
-      fprintf(stderr, "cpudispatch-run: %s skipped: this CPU lacks it\n", name);
+      say("%s skipped: this CPU lacks it", name);
       str_word(&t.skipped, name);
       continue;
     }
-    fprintf(stderr, "cpudispatch-run: == target %s ==\n", name);
+    const char *by = masked_by_env(tg);
+    if (by) {
+      say("%s skipped: %s=%s leaves it unusable", name, by, getenv(by));
+      str_word(&t.skipped, name);
+      continue;
+    }
+    say("== target %s ==", name);
     const int st = run(cmd, tg, all, NULL);
     if (st == 0) {
-      fprintf(stderr, "cpudispatch-run: %s ok\n", name);
+      say("%s ok", name);
       str_word(&t.ran, name);
     } else if (st == k_exit_skip) {
-      fprintf(stderr, "cpudispatch-run: %s skipped (the command exited 77)\n", name);
+      say("%s skipped (the command exited 77)", name);
       str_word(&t.skipped, name);
     } else {
-      fprintf(stderr, "cpudispatch-run: %s FAILED (%s)\n", name, describe(st, buf));
+      say("%s FAILED (%s)", name, describe(st, buf));
       str_word(&t.failed, name);
     }
   }
@@ -647,21 +689,20 @@ static int each_target(char **cmd, const targets *all) {
 
 static int under_model(char **cmd, const char *model, tally *t) {
   char buf[64];
-  fprintf(stderr, "cpudispatch-run: == cpu %s ==\n", model);
+  say("== cpu %s ==", model);
   int st = run(cmd, NULL, NULL, model);
   if (st == 0) {
-    fprintf(stderr, "cpudispatch-run: %s ok\n", model);
+    say("%s ok", model);
     if (t) str_word(&t->ran, model);
   } else if (st == k_exit_below) {
-    fprintf(stderr, "cpudispatch-run: %s skipped: below this build's baseline (the program exited %d)\n", model,
-            k_exit_below);
+    say("%s skipped: below this build's baseline (the program exited %d)", model, k_exit_below);
     if (t) str_word(&t->skipped, model);
     st = k_exit_skip;
   } else if (st == k_exit_skip) {
-    fprintf(stderr, "cpudispatch-run: %s skipped (the command exited 77)\n", model);
+    say("%s skipped (the command exited 77)", model);
     if (t) str_word(&t->skipped, model);
   } else {
-    fprintf(stderr, "cpudispatch-run: %s FAILED (%s)\n", model, describe(st, buf));
+    say("%s FAILED (%s)", model, describe(st, buf));
     if (t) str_word(&t->failed, model);
   }
   return st;
@@ -735,8 +776,14 @@ int main(int argc, char **argv) {
       fprintf(stderr, "cpudispatch-run: %s skipped: this CPU lacks it\n", want.name);
       return k_exit_skip;
     }
+    const char *by = masked_by_env(found);
+    if (by) {
+      fprintf(stderr, "cpudispatch-run: %s skipped: %s=%s leaves it unusable\n", want.name, by, getenv(by));
+      return k_exit_skip;
+    }
     return run(cmd, found, &all, NULL);
   }
+  g_each = !strcmp(mode, "--each-target") || !strcmp(mode, "--each-cpu");
   if (!strcmp(mode, "--each-target")) return each_target(cmd, &all);
   if (!strcmp(mode, "--cpu")) {
     if (!strs_contains(&models, value, strlen(value)))

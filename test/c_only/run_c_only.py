@@ -3,12 +3,9 @@
 through the release wrap on a machine where no C++ compiler can be found.
 
   run_c_only.py --list                       case names
-  run_c_only.py SOURCE_ROOT CASE [BUILD_DIR] run one case: exit 0 pass,
+  run_c_only.py SOURCE_ROOT CASE             run one case: exit 0 pass,
                                              1 fail, 77 skip (a tool missing,
                                              or not an x86_64 host)
-
-BUILD_DIR is a configured build of SOURCE_ROOT, for tools/make-wrap.py (it
-reads the version there); without it a throwaway one is configured.
 
 Each case packs a release wrap of git HEAD (make-wrap.py), copies
 test/c_only/fixture (`project(..., 'c')`: one C dispatch source with a
@@ -170,9 +167,8 @@ class Case(run_consumer.Case):
     """fail, sh and make_project (the fixture copied, with the release wrap
     in its subprojects/) are test/consumer's."""
 
-    def __init__(self, root, name, tmp, build_dir):
+    def __init__(self, root, name, tmp):
         self.root, self.name, self.c, self.tmp = root, name, CASES[name], tmp
-        self.wrap_build = build_dir
         self.fixture = os.path.join(root, 'test', 'c_only', 'fixture')
         self.proj = os.path.join(tmp, 'proj')
         self.builds = {'A': os.path.join(tmp, 'build-a'), 'B': os.path.join(tmp, 'build-b')}
@@ -547,15 +543,14 @@ def main():
     if sys.argv[1:] == ['--list']:
         print('\n'.join(CASES))
         return 0
-    if len(sys.argv) not in (3, 4) or sys.argv[2] not in CASES:
-        sys.exit('usage: run_c_only.py --list | SOURCE_ROOT CASE [BUILD_DIR] (CASE: %s)' % ' '.join(CASES))
+    if len(sys.argv) != 3 or sys.argv[2] not in CASES:
+        sys.exit('usage: run_c_only.py --list | SOURCE_ROOT CASE (CASE: %s)' % ' '.join(CASES))
     root, name = os.path.abspath(sys.argv[1]), sys.argv[2]
-    build_dir = os.path.abspath(sys.argv[3]) if len(sys.argv) == 4 else None
     if os.uname().machine != 'x86_64':
         print('SKIP: %s needs an x86_64 host (its targets and qemu models are x86)' % name)
         return 77
     with tempfile.TemporaryDirectory(prefix='cpud-c-only-') as tmp:
-        case = Case(root, name, tmp, build_dir)
+        case = Case(root, name, tmp)
         missing = case.missing()
         if missing:
             print('SKIP: %s needs %s' % (name, ' '.join(missing)))

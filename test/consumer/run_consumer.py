@@ -3,11 +3,8 @@
 target on every CPU, never an illegal instruction.
 
   run_consumer.py --list                       case names
-  run_consumer.py SOURCE_ROOT CASE [BUILD_DIR] run one case: exit 0 pass,
+  run_consumer.py SOURCE_ROOT CASE             run one case: exit 0 pass,
                                                1 fail, 77 skip (a tool missing)
-
-BUILD_DIR is a configured build of SOURCE_ROOT, for tools/make-wrap.py (it
-reads the version there); without it a throwaway one is configured.
 
 Each case builds test/consumer/fixture (a consumer library + app written from
 the docs: docs/quickstart.md's snippet verbatim but for its sources dict,
@@ -177,9 +174,8 @@ def check_snippet(root, fixture):
 
 
 class Case:
-    def __init__(self, root, name, tmp, build_dir):
+    def __init__(self, root, name, tmp):
         self.root, self.name, self.c, self.tmp = root, name, CASES[name], tmp
-        self.wrap_build = build_dir
         self.fixture = os.path.join(root, 'test', 'consumer', 'fixture')
         self.proj = os.path.join(tmp, 'proj')
         self.build = os.path.join(tmp, 'build')
@@ -207,15 +203,7 @@ class Case:
         shutil.copytree(self.fixture, self.proj)
         sub = os.path.join(self.proj, 'subprojects')
         os.makedirs(sub)
-        if not self.wrap_build:
-            self.wrap_build = os.path.join(self.tmp, 'wrap-version')
-            cmd = ['meson', 'setup', self.wrap_build, self.root, '-Dtests=disabled', '-Dbenchmarks=disabled',
-                   '-Dexamples=disabled']
-            show(cmd)
-            if self.sh(cmd, 'configuring %s for make-wrap' % self.root).returncode:
-                return False
-        cmd = [sys.executable, os.path.join(self.root, 'tools', 'make-wrap.py'), self.wrap_build, sub,
-               '--allow-dirty']
+        cmd = [sys.executable, os.path.join(self.root, 'tools', 'make-wrap.py'), sub, '--allow-dirty']
         show(cmd)
         p = self.sh(cmd, 'make-wrap.py')
         print('  ' + p.stdout.strip())
@@ -389,13 +377,12 @@ def main():
     if sys.argv[1:] == ['--list']:
         print('\n'.join(CASES))
         return 0
-    if len(sys.argv) not in (3, 4) or sys.argv[2] not in CASES:
-        sys.exit('usage: run_consumer.py --list | SOURCE_ROOT CASE [BUILD_DIR] (CASE: %s)' % ' '.join(CASES))
+    if len(sys.argv) != 3 or sys.argv[2] not in CASES:
+        sys.exit('usage: run_consumer.py --list | SOURCE_ROOT CASE (CASE: %s)' % ' '.join(CASES))
     root, name = os.path.abspath(sys.argv[1]), sys.argv[2]
-    build_dir = os.path.abspath(sys.argv[3]) if len(sys.argv) == 4 else None
     t0 = time.time()
     with tempfile.TemporaryDirectory(prefix='cpud-consumer-') as tmp:
-        case = Case(root, name, tmp, build_dir)
+        case = Case(root, name, tmp)
         if os.uname().machine != 'x86_64':
             print('SKIP: %s needs an x86_64 host' % name)
             return 77

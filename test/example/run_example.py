@@ -17,7 +17,7 @@ Also checks that the example's meson.build holds docs/quickstart.md's
 snippet verbatim. And examples/typed-array (the typed operators through the
 release wrap): GCC release and Clang debug builds pass their test, and under
 each_target and each_cpu its library ran on exactly the builds the CPUs
-select.   run_example.py ROOT BUILD_DIR [--cross]
+select.   run_example.py ROOT [--cross]
 """
 import glob
 import json
@@ -34,8 +34,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
 import doc_blocks  # noqa: E402  (test/doc_blocks.py)
 
-root, build = sys.argv[1], sys.argv[2]
-with_cross = '--cross' in sys.argv[3:]
+root = sys.argv[1]
+with_cross = '--cross' in sys.argv[2:]
 failures = []
 
 
@@ -58,7 +58,7 @@ def release_copy(tmp, example):
     shutil.copytree(os.path.join(root, 'examples', example), dst,
                     ignore=shutil.ignore_patterns('cpudispatch', 'packagefiles', 'packagecache'))
     os.remove(os.path.join(dst, 'subprojects', 'cpudispatch.wrap'))
-    sh([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), build, os.path.join(dst, 'subprojects'),
+    sh([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), os.path.join(dst, 'subprojects'),
         '--allow-dirty'])
     return dst
 

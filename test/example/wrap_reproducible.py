@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""wrap_reproducible.py ROOT BUILD_DIR: tools/make-wrap.py run twice, a
+"""wrap_reproducible.py ROOT: tools/make-wrap.py run twice, a
 couple of seconds apart, must write the same tarball bytes and the same
 source_hash, and the tarball must hold exactly the files git tracks at HEAD,
 each with the commit's time as mtime and root (uid 0) as owner, as git archive writes."""
@@ -11,13 +11,13 @@ import tarfile
 import tempfile
 import time
 
-root, build = sys.argv[1], sys.argv[2]
+root = sys.argv[1]
 script = os.path.join(root, 'tools', 'make-wrap.py')
 errors, runs = [], []
 with tempfile.TemporaryDirectory() as tmp:
     for i in range(2):
         out = os.path.join(tmp, str(i))
-        r = subprocess.run([sys.executable, script, build, out, '--allow-dirty'], capture_output=True, text=True)
+        r = subprocess.run([sys.executable, script, out, '--allow-dirty'], capture_output=True, text=True)
         if r.returncode != 0:
             sys.exit('FAIL: make-wrap.py: ' + r.stdout + r.stderr)
         wrap = open(os.path.join(out, 'cpudispatch.wrap')).read()

@@ -3,7 +3,7 @@
 (docs/python.md): through the release wrap (tools/make-wrap.py), with plain
 Meson and with meson-python (pip), by Debian's Python and NumPy.
 
-  pyext_test.py --list | CASE ROOT BUILD_DIR      exit 0 pass, 1 fail
+  pyext_test.py --list | CASE ROOT                exit 0 pass, 1 fail
 
 Cases:
   gcc-debug        `meson test` (the pytest suite), then under
@@ -65,13 +65,13 @@ def clean_env(**extra):
     return env
 
 
-def release_copy(root, build, tmp):
+def release_copy(root, tmp):
     """examples/pyext under tmp with the release wrap in place of its [wrap-git]."""
     dst = os.path.join(tmp, 'pyext')
     shutil.copytree(os.path.join(root, 'examples', 'pyext'), dst,
                     ignore=shutil.ignore_patterns('cpudispatch', 'packagefiles', 'packagecache', '.mesonpy-*'))
     os.remove(os.path.join(dst, 'subprojects', 'cpudispatch.wrap'))
-    sh([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), build, os.path.join(dst, 'subprojects'),
+    sh([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), os.path.join(dst, 'subprojects'),
         '--allow-dirty'])
     return dst
 
@@ -94,8 +94,8 @@ def import_under(b, model, env_extra=None, module='_core'):
     return r
 
 
-def case_meson(root, build, tmp, name, cc, buildtype, cpus):
-    src = release_copy(root, build, tmp)
+def case_meson(root, tmp, name, cc, buildtype, cpus):
+    src = release_copy(root, tmp)
     b = os.path.join(tmp, 'b')
     env = clean_env(CC=cc[0], CXX=cc[1])
     if not setup(src, b, ['-Dbuildtype=' + buildtype], env):
@@ -120,8 +120,8 @@ def baseline_line(stderr_or_msg):
                      r'lacks .*AVX2.*\. Run it on a CPU that has them', stderr_or_msg)
 
 
-def case_below_baseline(root, build, tmp):
-    src = release_copy(root, build, tmp)
+def case_below_baseline(root, tmp):
+    src = release_copy(root, tmp)
     host = os.path.join(tmp, 'host')
     if not setup(src, host, ['-Dbuildtype=release', '-Dcpudispatch:cpu-baseline=x86_v3']):
         return
@@ -168,10 +168,10 @@ VEX = re.compile(r'\t(v[a-z0-9]+)\s+.*%[xyz]mm|%ymm|%zmm|\t(andn|bextr|blsi|blsm
                  r'sarx|shlx|shrx)\s')
 
 
-def case_global_march(root, build, tmp):
+def case_global_march(root, tmp):
     """-march=haswell given as consumers give it (CFLAGS): the module's init
     stays at the floor."""
-    src = release_copy(root, build, tmp)
+    src = release_copy(root, tmp)
     b = os.path.join(tmp, 'b')
     env = clean_env(CFLAGS='-march=haswell', CXXFLAGS='-march=haswell')
     if not setup(src, b, ['-Dbuildtype=release'], env):
@@ -221,8 +221,8 @@ def case_global_march(root, build, tmp):
                         % (r.returncode, r.stdout, r.stderr))
 
 
-def case_wheel(root, build, tmp):
-    src = release_copy(root, build, tmp)
+def case_wheel(root, tmp):
+    src = release_copy(root, tmp)
     wheels, site = os.path.join(tmp, 'wheels'), os.path.join(tmp, 'site')
     for module, opts in (('cpudemo', []), ('cpudemo_v3', ['-Dcpudispatch:cpu-baseline=x86_v3'])):
         # python3 -m build keeps every -Csetup-args (pip 23's
@@ -288,7 +288,7 @@ def main():
     if sys.argv[1:] == ['--list']:
         print('\n'.join(CASES))
         return 0
-    name, root, build = sys.argv[1:4]
+    name, root = sys.argv[1:3]
     need = subprocess.run([PY, '-c', 'import numpy, mesonpy, pytest, build'], capture_output=True, text=True)
     if need.returncode != 0:
         print('FAIL: %s lacks NumPy, meson-python, pytest or build (tools/install-deps.sh installs python3-numpy '
@@ -300,15 +300,15 @@ def main():
         failures.append('examples/pyext/meson.build does not hold docs/python.md\'s pyext-meson block verbatim')
     with tempfile.TemporaryDirectory() as tmp:
         if name == 'gcc-debug':
-            case_meson(root, build, tmp, name, ('gcc', 'g++'), 'debug', cpus=True)
+            case_meson(root, tmp, name, ('gcc', 'g++'), 'debug', cpus=True)
         elif name == 'clang-release':
-            case_meson(root, build, tmp, name, ('clang', 'clang++'), 'release', cpus=False)
+            case_meson(root, tmp, name, ('clang', 'clang++'), 'release', cpus=False)
         elif name == 'below-baseline':
-            case_below_baseline(root, build, tmp)
+            case_below_baseline(root, tmp)
         elif name == 'global-march':
-            case_global_march(root, build, tmp)
+            case_global_march(root, tmp)
         elif name == 'wheel':
-            case_wheel(root, build, tmp)
+            case_wheel(root, tmp)
         else:
             print('unknown case %s; cases: %s' % (name, ' '.join(CASES)))
             return 1

@@ -68,9 +68,15 @@ show = ['sh', '-c', 'echo "D=${%s-unset} E=${%s-unset}"' % (DIS, EN)]
 top = compiled[-1]
 # A group target (AVX512_SKX__VPCLMULQDQ) names its members, highest first.
 members = lambda t: t.split('__')
-r = run(['--target', top, '--'] + show, env_extra={DIS: 'x', EN: 'y'})
-if r.returncode == 0 and r.stdout.strip() != 'D=unset E=%s' % ' '.join(members(top)):
-    failures.append('--target %s should set only %s=%s, got %r' % (top, EN, ' '.join(members(top)), r.stdout))
+# The highest compiled target this CPU runs (the baseline if none).
+runs_here = [t for t in compiled[1:] if run(['--target', t, '--', 'true']).returncode == 0]
+best = runs_here[-1] if runs_here else None
+if best:
+    # A caller's ENABLE that keeps `best` usable is replaced by best's own.
+    r = run(['--target', best, '--'] + show, env_extra={EN: ' '.join(m for t in runs_here for m in members(t))})
+    if r.returncode != 0 or r.stdout.strip() != 'D=unset E=%s' % ' '.join(members(best)):
+        failures.append('--target %s should set only %s=%s, got %d %r %r'
+                        % (best, EN, ' '.join(members(best)), r.returncode, r.stdout, r.stderr))
 every = list(dict.fromkeys(m for t in compiled[1:] for m in members(t)))  # each feature once
 r = run(['--target', 'baseline', '--'] + show)
 if r.stdout.strip() != 'D=%s E=unset' % ' '.join(every) and len(compiled) > 1:
@@ -92,6 +98,36 @@ if len(compiled) > 1:
 r = run(['--each-target', '--', 'sh', '-c', 'exit 77'])
 if r.returncode != 77 or 'every target was skipped' not in r.stderr:
     failures.append('--each-target with every run skipped should exit 77:\n%s' % r.stderr)
+
+# --each-target: on stdout too, each run's output follows its own banner
+# ("# cpudispatch-run: ...", a TAP comment); a single run's stdout is the
+# program's alone (the --target and --cpu cases around compare it whole).
+r = run(['--each-target', '--', 'sh', '-c', 'echo "out: ${%s-baseline}"' % EN])
+out = r.stdout.splitlines()
+ran = [l.split('== target ', 1)[1].rstrip(' =') for l in out if '== target ' in l]
+want = []
+for t in ran:
+    want += ['# cpudispatch-run: == target %s ==' % t,
+             'out: %s' % ('baseline' if t == 'baseline' else ' '.join(members(t))), '# cpudispatch-run: %s ok' % t]
+want.append('# cpudispatch-run: ok under targets %s' % ' '.join(ran))
+if r.returncode != 0 or not ran or [l for l in out if 'skipped' not in l] != want:
+    failures.append('--each-target stdout should hold each run\'s banner, output and outcome in order:\n%s\nwanted:\n%s'
+                    % (r.stdout, '\n'.join(want)))
+
+# A mask already in the environment stays in force: a target it leaves
+# unusable is skipped, naming the variable; the others run.
+if best:
+    off = members(best)[0]
+    r = run(['--each-target', '--', 'sh', '-c', 'exit 0'], env_extra={DIS: off})
+    line = 'cpudispatch-run: %s skipped: %s=%s leaves it unusable' % (best, DIS, off)
+    if r.returncode != 0 or line not in r.stderr or 'baseline ok' not in r.stderr:
+        failures.append('--each-target under %s=%s should skip %s:\n%s' % (DIS, off, best, r.stderr))
+    expect(['--target', best, '--', 'true'], 77, '%s skipped: %s=%s leaves it unusable' % (best, DIS, off),
+           env_extra={DIS: off})
+    r = run(['--each-target', '--', 'true'], env_extra={DIS: 'nosuchfeature'})
+    if r.returncode != 78 or 'unknown CPU feature "nosuchfeature"' not in r.stderr:
+        failures.append('--each-target under %s=nosuchfeature should stop as a program would (78):\n%s'
+                        % (DIS, r.stderr))
 
 # --cpu: qemu missing is a skip with one line; status 69 (below the baseline)
 # is a skip; the model runs the program.
@@ -115,7 +151,9 @@ with tempfile.TemporaryDirectory() as d:
              ([fake, '-L', '/s', '-strace', '--E', 'A=1', '-cpu', 'other', run_exe, '-x'],
               'qemu: -L /s -strace --E A=1 -cpu other -cpu %s %s -x' % (m, run_exe)),
              ([fake, '-L', '/s', '--', run_exe], 'qemu: -L /s -cpu %s -- %s' % (m, run_exe)),
-             ([script], 'script: qemu-%s -cpu %s' % (arch, m)))
+             ([script], 'script: qemu-%s -cpu %s' % (arch, m)),
+             # a bare name is looked up on PATH: qemu-user does not search it
+             (['true'], 'qemu: -cpu %s %s' % (m, shutil.which('true', path=on_path))))
     env_extra = None
     if wine:
         # Windows: Wine's launcher (the exe_wrapper) or a .exe as it is runs
@@ -154,6 +192,9 @@ if shutil.which('qemu-' + arch):  # the host arch's qemu-user (native builds, an
     r = run(['--cpu', models[0], '--', '/bin/sh', '-c', 'exit 69'])
     if r.returncode != 77 or 'skipped: below this build\'s baseline' not in r.stderr:
         failures.append('--cpu: status 69 should be reported as a skip (77):\n%s' % r.stderr)
+    r = run(['--cpu', models[0], '--', 'true'])
+    if r.returncode != 0:
+        failures.append('--cpu %s -- true (found on PATH) should exit 0, got %d:\n%s' % (models[0], r.returncode, r.stderr))
     r = run(['--each-cpu', '--', '/bin/sh', '-c', 'exit 0'])
     if r.returncode != 0 or 'ok under models %s' % ' '.join(models) not in r.stderr:
         failures.append('--each-cpu should run every model:\n%s' % r.stderr)

@@ -20,11 +20,10 @@ configured once and reconfigured with each planted fault:
 Windows (mingw) only, a baseline this machine lacks (XOP): every test
 program refuses to start under Wine, status 69 and the one-line message.
 
-  run_setups.py SOURCE_ROOT BUILD_DIR CASE   (CASE: x86_64 native, aarch64
+  run_setups.py SOURCE_ROOT CASE   (CASE: x86_64 native, aarch64
   cross-built and run under qemu-aarch64, mingw cross-built for Windows
   with MinGW-w64 GCC and run under Wine, natively and inside qemu-x86_64;
   exit 0 pass, 1 fail, 77 skip)
-BUILD_DIR is a configured build of SOURCE_ROOT (make-wrap.py reads its version).
 """
 import glob
 import json
@@ -39,7 +38,7 @@ sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
 
-root, wrap_build, case = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+root, case = os.path.abspath(sys.argv[1]), sys.argv[2]
 here = os.path.dirname(os.path.abspath(__file__))
 failures = []
 
@@ -115,7 +114,7 @@ def run_case(tmp):
     shutil.copytree(os.path.join(here, 'fixture'), proj)
     sub = os.path.join(proj, 'subprojects')
     os.makedirs(sub)
-    r = sh([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), wrap_build, sub, '--allow-dirty'])
+    r = sh([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), sub, '--allow-dirty'])
     if r.returncode != 0:
         failures.append('make-wrap.py: ' + r.stdout + r.stderr)
         return

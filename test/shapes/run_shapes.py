@@ -3,11 +3,8 @@
 shape a library made with cpudispatch ships in (docs/libraries.md).
 
   run_shapes.py --list                       case names
-  run_shapes.py SOURCE_ROOT CASE [BUILD_DIR] run one case: exit 0 pass,
+  run_shapes.py SOURCE_ROOT CASE             run one case: exit 0 pass,
                                              1 fail, 77 skip (a tool missing)
-
-BUILD_DIR is a configured build of SOURCE_ROOT, for tools/make-wrap.py (it
-reads the version there); without it a throwaway one is configured.
 
 Each case builds test/shapes/fixture through a release wrap (git HEAD) with
 one compiler, build type, library kind (default_library) and cpu-baseline /
@@ -97,9 +94,8 @@ class Case(run_consumer.Case):
     """fail, sh and make_project (the fixture copied, with the release wrap
     in its subprojects/) are test/consumer's."""
 
-    def __init__(self, root, name, tmp, build_dir):
+    def __init__(self, root, name, tmp):
         self.root, self.name, self.c, self.tmp = root, name, CASES[name], tmp
-        self.wrap_build = build_dir
         self.fixture = os.path.join(root, 'test', 'shapes', 'fixture')
         self.proj = os.path.join(tmp, 'proj')
         self.build = os.path.join(tmp, 'build')
@@ -357,10 +353,9 @@ def main():
         print('\n'.join(CASES))
         return 0
     root, name = sys.argv[1], sys.argv[2]
-    build_dir = sys.argv[3] if len(sys.argv) > 3 else None
     tmp = tempfile.mkdtemp(prefix='cpud-shapes-')
     try:
-        return Case(root, name, tmp, build_dir).go()
+        return Case(root, name, tmp).go()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
