@@ -141,6 +141,31 @@ def run_setups(b, arch, name):
                             % (name, setup, ok_line, out[-3000:]))
         elif seen != want:
             failures.append('%s: under cpudispatch:%s the functions ran on %s, expected %s' % (name, setup, seen, want))
+    if arch == 'x86_64':
+        group_wrapper(b, name, host)
+
+
+def group_wrapper(b, name, host):
+    """docs/testing-your-code.md's --wrapper command for a group target, which
+    has no setup: the example's tests run with axpy on its AVX2+FMA3 build
+    (and sum on AVX2, which the group implies); 77 where the CPU lacks them."""
+    cmd = docs_block('group-wrapper', 'testing-your-code.md')[0]
+    sub = glob.glob(os.path.join(b, 'subprojects', 'cpudispatch-*'))
+    cmd = cmd.replace('"$(pwd)/build/subprojects/cpudispatch/', '"%s/' % (sub[0] if sub else '?'))
+    cmd = shlex.split(cmd.replace('-C build', '-C ' + b, 1))
+    r = sh(cmd)
+    # Meson names the log of a --wrapper run after the wrapper's program.
+    log = os.path.join(b, 'meson-logs', 'testlog-cpudispatch-run.json')
+    tests = [json.loads(l) for l in open(log)] if os.path.exists(log) else []
+    out = ''.join(t.get('stdout') or '' for t in tests)
+    seen = {fn: re.findall(r'^%s +\([^)]*\): +(\S+)$' % fn, out, re.M) for fn in ('sum', 'axpy')}
+    print('[%s %s] %s' % (name, ' '.join(cmd[3:]), seen))
+    if not cpu_facts.X86_NEEDS['AVX2__FMA3'] <= host:
+        if not tests or any(t['result'] != 'SKIP' for t in tests):
+            failures.append('%s: the group wrapper on a CPU without AVX2+FMA3 should skip: %s' % (name, tests))
+    elif r.returncode != 0 or seen != {'sum': ['AVX2'], 'axpy': ['AVX2__FMA3']}:
+        failures.append('%s: %s should run sum on AVX2 and axpy on AVX2__FMA3, got %s:\n%s'
+                        % (name, ' '.join(cmd), seen, (r.stdout + r.stderr)[-2000:]))
 
 
 def run_windows(b, name):
