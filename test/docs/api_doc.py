@@ -191,6 +191,13 @@ want_compiles = {'call-all-as-statement': 'yes', 'call-all-as-expression': 'no',
                  'xmacro-cb-two-params': 'no', 'xmacro-no-rest-c99': 'no', 'xmacro-dummy-rest-c99': 'yes',
                  'cached-c99-pedantic': 'yes', 'cached-cxx-pedantic': 'yes', 'pick-without-define': 'no'}
 got = dict(x.split('=', 1) for x in a.compiles)
+# quickstart.md's CPUD_NO_INTRINSIC_HEADERS, where the build names a clash
+# (x86_64, aarch64): the generated header's intrinsic headers clash with a
+# helper of an intrinsic's name, and the macro leaves them out.
+if 'own-intrinsic-name' in got or 'own-intrinsic-name-no-headers' in got:
+    want_compiles.update({'own-intrinsic-name': 'no', 'own-intrinsic-name-no-headers': 'yes'})
+else:
+    print('compiles(own-intrinsic-name): not checked on this arch (no intrinsic named for it)')
 for what, expect in want_compiles.items():
     if got.get(what) != expect:
         fail('compiles(%s): expected %s, got %s' % (what, expect, got.get(what)))
