@@ -15,20 +15,46 @@
  * (selection.c); 0 until the first query initialises it. */
 uint64_t cpud__usable[CPUD_MASK_WORDS] = {0}; /* initialised: never a common symbol */
 
-/* The one symbol of the runtime that is not hidden, on purpose: an
- * executable and each shared library link their own (hidden) runtime, and
- * each reads the environment; through this table, which the dynamic linker
- * makes one for the whole process, the first copy to print a block of env
- * warnings records it, and the others do not print it again. Copies with
- * other env prefixes print their own. Versioned in its name, so a later
- * layout cannot clash. On Windows a DLL's data is its own (PE has no
- * interposition), so the table lives in a named shared-memory section of
- * this process instead (Local\cpudispatch-env-warnings-v1-PID): every copy
- * maps the same one. */
+/* The record of env warnings already printed, one for the whole process:
+ * an executable and each shared library link their own (hidden) runtime,
+ * and each reads the environment; the first copy to print a block of
+ * warnings records its hash, and the others do not print it again. Copies
+ * with other env prefixes print their own. No symbol is exported for it (a
+ * library made with cpudispatch exports only what it asks for): on ELF
+ * each copy has a hidden table and announces it in a note (below, "cpud",
+ * type CPUD__NOTE_TABLE: the table's offset from the note), and every copy
+ * uses the first table announced by the loaded objects in load order, the
+ * program first. On Windows a named shared-memory section of this process
+ * (Local\cpudispatch-env-warnings-v1-PID): every copy maps the same one. */
 #if defined(_WIN32)
 #include <windows.h>
 #else
-__attribute__((visibility("default"))) uint64_t cpudispatch_env_warnings_printed_v1[16] = {0};
+#define CPUD__TABLE_SLOTS 16
+CPUD_HIDDEN __attribute__((used)) uint64_t cpud__printed_table[CPUD__TABLE_SLOTS] = {0};
+/* CPUD__UNSHARED_WARNINGS: no note, each copy its own table; only for
+ * test/runtime/twolibs's control, which shows the note is what shares it. */
+#if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CPUD__UNSHARED_WARNINGS)
+/* Version 1 of the layout: 16 slots of 64-bit hashes, 0 free. A later
+ * layout takes another type, so copies of two versions never share one. */
+#define CPUD__NOTE_TABLE 0x63707531u /* "cpu1" */
+#define CPUD__STR_(x) #x
+#define CPUD__STR(x) CPUD__STR_(x)
+/* The offset is resolved when the object is linked (PC-relative, to a
+ * hidden symbol of the same object): no dynamic relocation, read-only. */
+__asm__(".pushsection .note.cpudispatch,\"a\"\n"
+        ".balign 4\n"
+        ".long 5\n"
+        ".long 4\n"
+        ".long " CPUD__STR(CPUD__NOTE_TABLE) "\n"
+        ".asciz \"cpud\"\n"
+        ".balign 4\n"
+        ".globl cpud__printed_table_note\n"
+        ".hidden cpud__printed_table_note\n"
+        "cpud__printed_table_note:\n"
+        ".long cpud__printed_table - cpud__printed_table_note\n"
+        ".popsection\n");
+extern const unsigned char cpud__printed_table_note[];
+#endif
 #endif
 
 static const char *const k_names[] = {
@@ -81,23 +107,8 @@ static uint64_t block_hash(const char *s) {
   return h ? h : 1;
 }
 
-/* The process-wide table of printed warnings (16 slots), or NULL. */
-static uint64_t *printed_table(void) {
-#if defined(_WIN32)
-  char name[64];
-  snprintf(name, sizeof name, "Local\\cpudispatch-env-warnings-v1-%lu", (unsigned long)GetCurrentProcessId());
-  /* Zero-filled when created; the handle stays open for the process's life. */
-  HANDLE h = CreateFileMappingA(INVALID_HANDLE_VALUE, NULL, PAGE_READWRITE, 0, 16 * sizeof(uint64_t), name);
-  if (!h) return NULL;
-  return (uint64_t *)MapViewOfFile(h, FILE_MAP_ALL_ACCESS, 0, 0, 16 * sizeof(uint64_t));
-#else
-  return cpudispatch_env_warnings_printed_v1;
-#endif
-}
-
-/* 1 for the first copy of the runtime in the process to claim `h`. */
-static int first_to_print(uint64_t h) {
-  uint64_t *table = printed_table();
+/* Claims `h` in a table: 1 when this call recorded it, 0 when it was there. */
+static int claim(uint64_t *table, uint64_t h) {
   for (int i = 0; table && i < 16; ++i) {
     uint64_t seen = 0;
     if (__atomic_compare_exchange_n(&table[i], &seen, h, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return 1;
@@ -105,6 +116,24 @@ static int first_to_print(uint64_t h) {
   }
   return 1; /* table full or unavailable: print rather than lose a warning */
 }
+
+#if defined(_WIN32)
+static int first_to_print(uint64_t h) {
+  char name[64];
+  snprintf(name, sizeof name, "Local\\cpudispatch-env-warnings-v1-%lu", (unsigned long)GetCurrentProcessId());
+  /* Zero-filled when created; the handle stays open for the process's life. */
+  HANDLE m = CreateFileMappingA(INVALID_HANDLE_VALUE, NULL, PAGE_READWRITE, 0, 16 * sizeof(uint64_t), name);
+  return claim(m ? (uint64_t *)MapViewOfFile(m, FILE_MAP_ALL_ACCESS, 0, 0, 16 * sizeof(uint64_t)) : NULL, h);
+}
+#else
+static int first_to_print_in_notes(uint64_t h, int *done);
+/* 1 for the first copy of the runtime in the process to claim `h`. */
+static int first_to_print(uint64_t h) {
+  int done = 0;
+  const int first = first_to_print_in_notes(h, &done);
+  return done ? first : claim(cpud__printed_table, h);
+}
+#endif
 
 static int same_name(const char *a, const char *b) {
   for (; *a && *b; ++a, ++b) {
@@ -176,26 +205,40 @@ typedef struct note_walk {
 
 static size_t round_up(size_t n, size_t align) { return (n + align - 1) & ~(align - 1); }
 
-static void read_notes(const unsigned char *p, const unsigned char *end, size_t align, note_walk *w) {
-  while (p + 12 <= end) {
-    uint32_t h[3];
-    memcpy(h, p, sizeof h);
-    const unsigned char *name = p + 12, *desc = name + round_up(h[0], align);
-    if (desc + h[1] > end) return;
-    if (h[0] == 5 && h[2] == CPUD__NOTE_TYPE && memcmp(name, "cpud", 5) == 0 &&
-        h[1] == sizeof(uint32_t) * CPUD__NOTE_WORDS) {
-      uint32_t words[CPUD__NOTE_WORDS];
-      memcpy(words, desc, sizeof words);
-      cpud_mask m;
-      for (int i = 0; i < CPUD_MASK_WORDS; ++i) m.w[i] = words[2 * i] | (uint64_t)words[2 * i + 1] << 32;
-      const cpud_mask f = cpud_mask_and(m, cpud__every_feature());
-      for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
-        if (cpud_mask_has(f, id)) w->implied = cpud_mask_or(w->implied, cpud__implied_mask(id));
-      w->members = cpud_mask_or(w->members, f);
-      w->found = 1;
+/* Calls fn on the description of each of the object's notes named "cpud"
+ * of `type`, in its PT_NOTE segments, until fn returns nonzero (returned). */
+typedef int (*note_fn)(const unsigned char *desc, uint32_t size, void *arg);
+static int each_note(const struct dl_phdr_info *info, uint32_t type, note_fn fn, void *arg) {
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_NOTE) continue;
+    const size_t align = ph->p_align == 8 ? 8 : 4;
+    const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+    while (p + 12 <= end) {
+      uint32_t h[3];
+      memcpy(h, p, sizeof h);
+      const unsigned char *name = p + 12, *desc = name + round_up(h[0], align);
+      if (desc + h[1] > end) break;
+      if (h[0] == 5 && h[2] == type && memcmp(name, "cpud", 5) == 0 && fn(desc, h[1], arg)) return 1;
+      p = desc + round_up(h[1], align);
     }
-    p = desc + round_up(h[1], align);
   }
+  return 0;
+}
+
+static int on_compiled_note(const unsigned char *desc, uint32_t size, void *arg) {
+  note_walk *w = (note_walk *)arg;
+  if (size != sizeof(uint32_t) * CPUD__NOTE_WORDS) return 0;
+  uint32_t words[CPUD__NOTE_WORDS];
+  memcpy(words, desc, sizeof words);
+  cpud_mask m;
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i) m.w[i] = words[2 * i] | (uint64_t)words[2 * i + 1] << 32;
+  const cpud_mask f = cpud_mask_and(m, cpud__every_feature());
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
+    if (cpud_mask_has(f, id)) w->implied = cpud_mask_or(w->implied, cpud__implied_mask(id));
+  w->members = cpud_mask_or(w->members, f);
+  w->found = 1;
+  return 0; /* every record counts */
 }
 
 static int on_object(struct dl_phdr_info *info, size_t size, void *arg) {
@@ -208,13 +251,49 @@ static int on_object(struct dl_phdr_info *info, size_t size, void *arg) {
     mine = ph->p_type == PT_LOAD && w->self >= lo && w->self < lo + ph->p_memsz;
   }
   if (!mine) return 0;
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_NOTE) continue;
-    const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
-    read_notes(p, p + ph->p_memsz, ph->p_align == 8 ? 8 : 4, w);
-  }
+  each_note(info, CPUD__NOTE_TYPE, &on_compiled_note, w);
   return 1; /* this object's: stop */
+}
+
+#if defined(CPUD__NOTE_TABLE)
+/* The first table any loaded object announces (the program's, or the
+ * earliest library's): claimed inside dl_iterate_phdr's callback, while the
+ * loader cannot unload its object. */
+typedef struct table_claim {
+  uint64_t h;
+  int first;
+} table_claim;
+
+static int on_table_note(const unsigned char *desc, uint32_t size, void *arg) {
+  table_claim *c = (table_claim *)arg;
+  if (size != 4) return 0;
+  int32_t off;
+  memcpy(&off, desc, sizeof off);
+  c->first = claim((uint64_t *)(uintptr_t)(desc + off), c->h);
+  return 1;
+}
+
+static int on_object_table(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)size;
+  return each_note(info, CPUD__NOTE_TABLE, &on_table_note, arg);
+}
+
+static int first_to_print_in_notes(uint64_t h, int *done) {
+  table_claim c = {h, 1};
+  /* A reference to our own note keeps its section under --gc-sections. */
+  __asm__ volatile("" : : "r"(cpud__printed_table_note));
+  *done = dl_iterate_phdr(&on_object_table, &c) != 0;
+  return c.first;
+}
+#endif
+#endif
+
+#if !defined(_WIN32) && !(CPUD__HAVE_NOTES && defined(CPUD__NOTE_TABLE))
+/* No notes to find: this copy's own table. */
+static int first_to_print_in_notes(uint64_t h, int *done) {
+  (void)h;
+  *done = 0;
+  return 1;
 }
 #endif
 

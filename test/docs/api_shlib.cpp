@@ -1,7 +1,7 @@
 // A shared library that dispatches a C++ and a C source, built with the
 // default (visible) symbol visibility: api_doc.py checks that it exports
-// nothing of cpudispatch but cpudispatch_env_warnings_printed_v1
-// (docs/api.md, "Symbols and linkage").
+// nothing of cpudispatch, only its own two functions (docs/api.md,
+// "Symbols and linkage").
 #include <cstddef>
 
 #include "scale.dispatch.h"

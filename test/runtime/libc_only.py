@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The runtime library needs only libc: no C++ runtime symbols (operator new,
 exceptions, RTTI, guarded statics), so C programs link it as they are, and
-every symbol it defines is hidden but one (the process-wide table of printed
-env warnings); on Windows none is exported. Usage: libc_only.py NM LIBRARY"""
+every symbol it defines is hidden (the process-wide record of printed env
+warnings is found through an ELF note); on Windows none is exported. Usage: libc_only.py NM LIBRARY"""
 import re
 import subprocess
 import sys
@@ -25,11 +25,9 @@ if coff:
     # library's peers there; their imports are __imp_ symbols.
 else:
     dyn = subprocess.run(['readelf', '-sW', lib], capture_output=True, text=True, check=True).stdout
-    # One deliberate exception: the process-wide table of printed env
-    # warnings (features.c), shared by every copy of the runtime in a process.
-    SHARED = {'cpudispatch_env_warnings_printed_v1'}
-    visible = [l.split()[-1] for l in dyn.splitlines()
-               if re.search(r'\b(GLOBAL|WEAK)\s+DEFAULT\s+\d+', l) and l.split()[-1] not in SHARED]
+    # None: even the process-wide record of printed env warnings is found
+    # through an ELF note, not a symbol (features.c).
+    visible = [l.split()[-1] for l in dyn.splitlines() if re.search(r'\b(GLOBAL|WEAK)\s+DEFAULT\s+\d+', l)]
 if bad or visible:
     print('C++ runtime symbols needed:', bad)
     print('symbols not hidden:', visible)

@@ -3,13 +3,14 @@
 the runtime: twin_main loads two shared libraries, each with its own copy,
 and both read the same variable.
 
-  warn_once.py ENV_PREFIX TWIN_MAIN TWIN_MAIN_SYMBOLIC
+  warn_once.py ENV_PREFIX TWIN_MAIN TWIN_MAIN_UNSHARED
 
-TWIN_MAIN_SYMBOLIC is the negative control: the same libraries linked with
--Bsymbolic, so each copy binds to its own record of what was printed, and
-each prints its warnings (the shared record is what makes them print once).
-On Windows the record is a named shared-memory section of the process
-(DLLs share no data symbols), and there is no such control.
+No symbol is shared: each copy finds the record through the ELF note the
+first loaded copy announces it by (src/runtime/features.c).
+TWIN_MAIN_UNSHARED is the negative control: the same libraries with a
+runtime built without that note (CPUD__UNSHARED_WARNINGS), so each copy
+keeps its own record and prints its warnings. On Windows the record is a
+named shared-memory section of the process, and there is no such control.
 """
 import collections
 import os
@@ -33,8 +34,8 @@ def warnings_of(prefix, exe):
 
 def main():
     prefix, exe, control = sys.argv[1:4]
-    # Windows (PE): -Bsymbolic means nothing there and the record is a named
-    # section of the process, not a symbol: no control to build that way.
+    # Windows (PE): the record is a named section of the process, not a
+    # note: no control to build that way.
     windows = exe.endswith('.exe')
     once, twice = warnings_of(prefix, exe), None if windows else warnings_of(prefix, control)
     ok = True
@@ -49,11 +50,11 @@ def main():
     if windows:
         print('no control on Windows: each DLL\'s copy finds the record by the process id, not by binding')
     elif not twice or any(n != 2 for n in twice.values()):
-        print('FAIL: the -Bsymbolic control should print each warning twice (once per copy), printed: %s'
+        print('FAIL: the control without the note should print each warning twice (once per copy), printed: %s'
               % dict(twice))
         ok = False
     else:
-        print('control (-Bsymbolic, no shared record): every warning printed twice, as expected')
+        print('control (no note, each copy its own record): every warning printed twice, as expected')
     return 0 if ok else 1
 
 
