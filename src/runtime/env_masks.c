@@ -150,8 +150,12 @@ void cpud__apply_env_masks(const cpud__env_inputs *in, cpud__env_outcome *out) {
       cpud__mask_names(cpud_mask_all(), valid, sizeof valid);
       show_token(start, n, shown, sizeof shown);
       out->ok = 0;
-      snprintf(out->error, sizeof out->error, "%s: unknown CPU feature \"%s; valid names on %s: %s", var, shown,
-               CPUD_ARCH, valid);
+      if (CPUD_FEATURE_COUNT == 0) /* an arch without a table: nothing is dispatched there */
+        snprintf(out->error, sizeof out->error, "%s: unknown CPU feature \"%s; %s has no CPU features in cpudispatch's tables",
+                 var, shown, CPUD_ARCH);
+      else
+        snprintf(out->error, sizeof out->error, "%s: unknown CPU feature \"%s; valid names on %s: %s", var, shown,
+                 CPUD_ARCH, valid);
       return;
     }
     const char *name = cpud_feature_name(id);
