@@ -325,7 +325,10 @@ CPUD_HIDDEN int cpud_feature_by_name(const char *name);
 // copy. In a consumer, cpudispatch-check gives each dispatch source's
 // target builds their own copies (test/hazards); the runtime is C and
 // defines none (test/floor); the operators have internal linkage.
-namespace cpud {
+// Hidden (every `namespace cpud` of the headers): a library built with
+// default visibility exports none of these inline functions or what they
+// instantiate, only what it asks for (test/shapes: nm -D of libfoo.so).
+namespace cpud CPUD_HIDDEN {
 
 // A set of features for C++: a cpud_mask (passed to and returned from the
 // C functions as it is) with members to query it; the set operators below

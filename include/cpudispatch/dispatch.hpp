@@ -56,7 +56,7 @@
 #define CPUD_CALL_STUB __attribute__((noinline, noipa))
 #endif
 
-namespace cpud {
+namespace cpud CPUD_HIDDEN {
 
 // One compiled target of a dispatched function: `feature` is its key (0 for
 // the baseline build; for a group target such as AVX512_SKX__VPCLMULQDQ,

@@ -11,7 +11,7 @@
 #include "cpudispatch/dtype_list.h"
 #include "cpudispatch/dtype_rules.h"
 
-namespace cpud {
+namespace cpud CPUD_HIDDEN {
 
 // Built-in typecodes (cpudispatch/dtype_list.h, the same as C's
 // CPUD_DTYPE_*). Composite types a library interns at run time (a dtype with

@@ -30,7 +30,7 @@
 #include "cpudispatch/resolve.hpp"
 #include "cpudispatch/types.hpp"
 
-namespace cpud {
+namespace cpud CPUD_HIDDEN {
 
 constexpr int k_max_arity = 4;
 
@@ -540,7 +540,7 @@ class op {
 
 }  // namespace cpud
 
-namespace cpud {
+namespace cpud CPUD_HIDDEN {
 namespace detail {
 template <class... T>
 constexpr int count_types(T...) {

@@ -8,7 +8,7 @@
 
 #include "cpudispatch/dtype.hpp"
 
-namespace cpud {
+namespace cpud CPUD_HIDDEN {
 
 // The loosest conversion a caller accepts. Default safe: a precompiled
 // library cannot compile a new specialisation, so a lossy call must be asked

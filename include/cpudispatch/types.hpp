@@ -17,7 +17,7 @@
 #include "cpudispatch/dtype.hpp"
 #include "cpudispatch/resolve.hpp"
 
-namespace cpud {
+namespace cpud CPUD_HIDDEN {
 
 // Bumped by every rule a registry declares: operators' cached resolutions
 // made before it stop counting.

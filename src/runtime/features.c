@@ -36,7 +36,7 @@ CPUD_HIDDEN __attribute__((used)) uint64_t cpud__printed_table[CPUD__TABLE_SLOTS
 #if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CPUD__UNSHARED_WARNINGS)
 /* Version 1 of the layout: 16 slots of 64-bit hashes, 0 free. A later
  * layout takes another type, so copies of two versions never share one. */
-#define CPUD__NOTE_TABLE 0x63707531u /* "cpu1" */
+#define CPUD__NOTE_TABLE 0x63707531 /* "cpu1"; no suffix: the assembler reads it too */
 #define CPUD__STR_(x) #x
 #define CPUD__STR(x) CPUD__STR_(x)
 /* The offset is resolved when the object is linked (PC-relative, to a
