@@ -13,22 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpudispatch/attributes.h"
 #include "cpudispatch_config.h"
 #include "cpudispatch_features.h"
-
-/* Windows (PE/COFF) has no symbol visibility: a DLL exports only what is
- * marked dllexport or listed in a .def file, so the runtime's symbols stay
- * inside each DLL that links it without any attribute. */
-#if defined(_WIN32) && (defined(__GNUC__) || defined(__clang__))
-#define CPUD_HIDDEN
-#define CPUD_NORETURN __attribute__((noreturn))
-#elif defined(__GNUC__) || defined(__clang__)
-#define CPUD_HIDDEN __attribute__((visibility("hidden")))
-#define CPUD_NORETURN __attribute__((noreturn))
-#else
-#define CPUD_HIDDEN
-#define CPUD_NORETURN
-#endif
 
 #ifdef __cplusplus
 extern "C" {

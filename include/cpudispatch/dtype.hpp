@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cpudispatch/attributes.h"
 #include "cpudispatch/dtype_list.h"
 #include "cpudispatch/dtype_rules.h"
 
