@@ -26,10 +26,10 @@ uint64_t cpud__usable[CPUD_MASK_WORDS] = {0}; /* initialised: never a common sym
  * uses the first table announced by the loaded objects in load order, the
  * program first. On Windows a named shared-memory section of this process
  * (Local\cpudispatch-env-warnings-v1-PID): every copy maps the same one. */
+#define CPUD__TABLE_SLOTS 16
 #if defined(_WIN32)
 #include <windows.h>
 #else
-#define CPUD__TABLE_SLOTS 16
 CPUD_HIDDEN __attribute__((used)) uint64_t cpud__printed_table[CPUD__TABLE_SLOTS] = {0};
 /* CPUD__UNSHARED_WARNINGS: no note, each copy its own table; only for
  * test/runtime/twolibs's control, which shows the note is what shares it. */
@@ -109,7 +109,7 @@ static uint64_t block_hash(const char *s) {
 
 /* Claims `h` in a table: 1 when this call recorded it, 0 when it was there. */
 static int claim(uint64_t *table, uint64_t h) {
-  for (int i = 0; table && i < 16; ++i) {
+  for (int i = 0; table && i < CPUD__TABLE_SLOTS; ++i) {
     uint64_t seen = 0;
     if (__atomic_compare_exchange_n(&table[i], &seen, h, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return 1;
     if (seen == h) return 0;
@@ -122,8 +122,9 @@ static int first_to_print(uint64_t h) {
   char name[64];
   snprintf(name, sizeof name, "Local\\cpudispatch-env-warnings-v1-%lu", (unsigned long)GetCurrentProcessId());
   /* Zero-filled when created; the handle stays open for the process's life. */
-  HANDLE m = CreateFileMappingA(INVALID_HANDLE_VALUE, NULL, PAGE_READWRITE, 0, 16 * sizeof(uint64_t), name);
-  return claim(m ? (uint64_t *)MapViewOfFile(m, FILE_MAP_ALL_ACCESS, 0, 0, 16 * sizeof(uint64_t)) : NULL, h);
+  const DWORD size = CPUD__TABLE_SLOTS * sizeof(uint64_t);
+  HANDLE m = CreateFileMappingA(INVALID_HANDLE_VALUE, NULL, PAGE_READWRITE, 0, size, name);
+  return claim(m ? (uint64_t *)MapViewOfFile(m, FILE_MAP_ALL_ACCESS, 0, 0, size) : NULL, h);
 }
 #else
 static int first_to_print_in_notes(uint64_t h, int *done);

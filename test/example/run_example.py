@@ -33,6 +33,7 @@ sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
 import doc_blocks  # noqa: E402  (test/doc_blocks.py)
+import release_wrap  # noqa: E402  (test/release_wrap.py)
 
 root = sys.argv[1]
 with_cross = '--cross' in sys.argv[2:]
@@ -55,11 +56,9 @@ def release_copy(tmp, example):
     (tools/make-wrap.py: the `meson dist` tarball and its [wrap-file]) in
     place of its [wrap-git]."""
     dst = os.path.join(tmp, 'release', example)
-    shutil.copytree(os.path.join(root, 'examples', example), dst,
-                    ignore=shutil.ignore_patterns('cpudispatch', 'packagefiles', 'packagecache'))
-    os.remove(os.path.join(dst, 'subprojects', 'cpudispatch.wrap'))
-    sh([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), os.path.join(dst, 'subprojects'),
-        '--allow-dirty'])
+    error = release_wrap.example(root, example, dst)
+    if error:
+        failures.append(error)
     return dst
 
 

@@ -50,6 +50,7 @@ sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
 import doc_blocks  # noqa: E402  (test/doc_blocks.py)
+import release_wrap  # noqa: E402  (test/release_wrap.py)
 
 root = os.path.abspath(sys.argv[1])
 example = os.path.join(root, 'examples', 'per-isa-files')
@@ -267,12 +268,9 @@ def main():
     t0 = time.time()
     with tempfile.TemporaryDirectory(prefix='cpud-per-isa-') as tmp:
         rel = os.path.join(tmp, 'release')
-        shutil.copytree(example, rel, ignore=shutil.ignore_patterns('cpudispatch', 'packagefiles', 'packagecache'))
-        os.remove(os.path.join(rel, 'subprojects', 'cpudispatch.wrap'))
-        r = subprocess.run([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'),
-                            os.path.join(rel, 'subprojects'), '--allow-dirty'], capture_output=True, text=True)
-        if r.returncode != 0:
-            print('FAIL: make-wrap.py: %s%s' % (r.stdout, r.stderr))
+        error = release_wrap.example(root, 'per-isa-files', rel)
+        if error:
+            print('FAIL: ' + error)
             return 1
         builds = [
             (native, Build(tmp, 'native-gcc-release', 'x86_64', 'min', [])),

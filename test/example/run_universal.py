@@ -33,6 +33,7 @@ import time
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
+import release_wrap  # noqa: E402  (test/release_wrap.py)
 
 root = sys.argv[1]
 with_cross = '--cross' in sys.argv[2:]
@@ -140,10 +141,9 @@ def run_tests(b, name, arch, host_flags, setups):
 with tempfile.TemporaryDirectory() as tmp:
     # The example with the release wrap in place of its [wrap-git].
     src = os.path.join(tmp, 'universal')
-    shutil.copytree(os.path.join(root, 'examples', 'universal'), src,
-                    ignore=shutil.ignore_patterns('cpudispatch', 'cpudispatch-*', 'packagefiles', 'packagecache'))
-    os.remove(os.path.join(src, 'subprojects', 'cpudispatch.wrap'))
-    sh([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), os.path.join(src, 'subprojects'), '--allow-dirty'])
+    error = release_wrap.example(root, 'universal', src)
+    if error:
+        failures.append(error)
     host = cpu_facts.host_flags(quiet=True)
 
     b = build(src, 'gcc-release', [])

@@ -31,6 +31,7 @@ import tempfile
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import doc_blocks  # noqa: E402  (test/doc_blocks.py)
+import release_wrap  # noqa: E402  (test/release_wrap.py)
 
 root = os.path.abspath(sys.argv[1])
 failures = []
@@ -47,13 +48,9 @@ def meson_cmd(entry):
 def make_project(tmp, info_line):
     dst = os.path.join(tmp, 'proj')
     shutil.rmtree(dst, ignore_errors=True)
-    shutil.copytree(os.path.join(root, 'examples', 'consumer'), dst,
-                    ignore=shutil.ignore_patterns('cpudispatch', 'packagefiles', 'packagecache'))
-    os.remove(os.path.join(dst, 'subprojects', 'cpudispatch.wrap'))
-    r = run([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), os.path.join(dst, 'subprojects'),
-             '--allow-dirty'])
-    if r.returncode:
-        sys.exit('FAIL: make-wrap.py: ' + r.stdout + r.stderr)
+    error = release_wrap.example(root, 'consumer', dst)
+    if error:
+        sys.exit('FAIL: ' + error)
     with open(os.path.join(dst, 'meson.build'), 'a') as fh:
         fh.write(info_line + '\n')
     return dst
