@@ -44,6 +44,12 @@ with tempfile.TemporaryDirectory() as tmp:
         odd = [m.name for m in members if m.mtime != when or (m.uid, m.gid, m.uname, m.gname) != (0, 0, 'root', 'root')]
         if odd:
             errors.append('%d entries with another mtime or owner than the commit time and root, e.g. %s' % (len(odd), odd[0]))
+# The two-argument form of older releases (a build directory first) is one
+# clear line, not a wrap written somewhere unexpected.
+r = subprocess.run([sys.executable, script, 'build', 'subprojects'], capture_output=True, text=True)
+one_line = 'make-wrap: give only SUBPROJECTS_DIR (subprojects); a build directory is no longer needed'
+if r.returncode == 0 or r.stderr.strip() != one_line:
+    errors.append('make-wrap.py BUILD_DIR SUBPROJECTS_DIR: expected the one-line error, got %d %r' % (r.returncode, r.stderr))
 if errors:
     sys.exit('FAIL: ' + '; '.join(errors))
 print('PASS: %d files, sha256 %s both times' % (len(names), h0))
