@@ -150,6 +150,15 @@ CPUD_HIDDEN int cpud_check_baseline(char *msg, size_t cap);
  * at the floor (docs/python.md); it never exits. In host mode a bad
  * variable leaves only the baseline builds usable. */
 CPUD_HIDDEN int cpud_host_init(char *msg, size_t cap);
+/* Library mode: for a shared library that lives inside other processes
+ * (built with -Dcpudispatch:startup-check=false). Its init, compiled at the
+ * floor, calls this first and forwards a failure through its own API
+ * (docs/libraries.md, "Library mode"). Returns 0, or CPUD_EXIT_BASELINE with
+ * the start-up check's line in msg for a CPU below the baseline: then none
+ * of the library's baseline code may run. A bad variable is not an error
+ * here: it is printed once per process on stderr and leaves only the
+ * baseline builds usable. Never exits. */
+CPUD_HIDDEN int cpud_library_init(char *msg, size_t cap);
 
 /* --- detection from a described CPU (cpudispatch-info --cpu-dump, tests) ---
  * What a CPU and its OS report, as detection reads it: x86 from CPUID leaves

@@ -24,7 +24,9 @@ static const char k_env_skip[] = CPUD_ENV_PREFIX "_SKIP_CPU_BASELINE_CHECK";
  * link shape. */
 CPUD_HIDDEN const char cpud__startup_check_anchor = 0;
 
-int cpud_check_baseline(char *msg, size_t cap) {
+/* The check's message says what was built: "this program" (the start-up
+ * check, cpud_host_init) or "this library" (cpud_library_init). */
+int cpud__check_baseline_of(const char *what, char *msg, size_t cap) {
   const cpud_mask base = cpud_baseline_mask();
   /* What start-up detected, which covers the baseline: asking
    * cpud_detected_mask() here would read every other row too. */
@@ -37,15 +39,17 @@ int cpud_check_baseline(char *msg, size_t cap) {
       cpud__mask_names(base, b, sizeof b);
       cpud__mask_names(missing, m, sizeof m);
       snprintf(msg, cap,
-               "this program was built for %s CPUs with %s (its baseline), but this CPU lacks %s. "
+               "%s was built for %s CPUs with %s (its baseline), but this CPU lacks %s. "
                "Run it on a CPU that has them, or rebuild it with a lower cpu-baseline "
                "(e.g. -Dcpudispatch:cpu-baseline=min). %s=1 skips this check, at the risk of an "
                "illegal-instruction crash.",
-               CPUD_ARCH, b, m, k_env_skip);
+               what, CPUD_ARCH, b, m, k_env_skip);
     }
   }
   return count;
 }
+
+int cpud_check_baseline(char *msg, size_t cap) { return cpud__check_baseline_of("this program", msg, cap); }
 
 #if CPUD_STARTUP_CHECK
 __attribute__((constructor(101))) static void cpud_startup_check(void) {

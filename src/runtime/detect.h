@@ -109,6 +109,9 @@ CPUD_HIDDEN cpud_mask cpud__dispatched_mask(void);
 /* The names of mask's features, space-separated, in id order (cut short,
  * never overrun, when cap is too small): for messages. */
 CPUD_HIDDEN void cpud__mask_names(cpud_mask mask, char *buf, size_t cap);
+/* cpud_check_baseline() with the message's subject: "this program" or
+ * "this library" (baseline_check.c). */
+CPUD_HIDDEN int cpud__check_baseline_of(const char *what, char *msg, size_t cap);
 /* What this program's (or shared library's) dispatch sources were compiled
  * for, from their records (include/cpudispatch/compiled.h): sets *known
  * to 1, *targets to the targets' members and *dispatched to those and what

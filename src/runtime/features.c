@@ -313,11 +313,13 @@ void cpud__compiled_targets(int *known, cpud_mask *targets, cpud_mask *dispatche
 #endif
 }
 
-/* Host mode (startup-check=false: a Python extension, a plugin): a bad
- * variable never ends the process. Its message is kept for
- * cpud_host_init(), which the host calls first to raise its own error; if
- * something initialises the runtime before it, the message is printed
- * instead. Either way only the baseline builds run (docs/runtime.md). */
+/* Host and library mode (startup-check=false: a Python extension, a
+ * plugin, a shared library): a bad variable never ends the process. Its
+ * message is kept for cpud_host_init(), which a host calls first to raise
+ * its own error; otherwise (cpud_library_init(), or something initialised
+ * the runtime first) it is printed, once per process however many copies
+ * of the runtime read the same variable. Either way only the baseline
+ * builds run (docs/runtime.md). */
 static char g_env_error[sizeof(((cpud__env_outcome *)0)->error)];
 static int g_env_failed = 0;   /* set once a bad variable was seen */
 static int g_host_claimed = 0; /* cpud_host_init() reports the errors itself */
@@ -352,8 +354,12 @@ static void apply_env(cpud_mask detected, cpud__env_outcome *o) {
       snprintf(g_env_error, sizeof g_env_error, "%s", o->error);
       __atomic_store_n(&g_env_failed, 2, __ATOMIC_RELEASE); /* the message is complete */
       if (!__atomic_load_n(&g_host_claimed, __ATOMIC_ACQUIRE)) {
-        fprintf(stderr, "cpudispatch: %s; only the baseline builds run\n", o->error);
-        fflush(stderr);
+        char line[sizeof g_env_error + 64];
+        snprintf(line, sizeof line, "cpudispatch: %s; only the baseline builds run\n", o->error);
+        if (first_to_print(block_hash(line))) {
+          fputs(line, stderr);
+          fflush(stderr);
+        }
       }
     }
     o->usable = cpud_mask_and(detected, in.baseline);
@@ -405,6 +411,22 @@ int cpud_host_init(char *msg, size_t cap) {
   if (skip && skip[0] && strcmp(skip, "0") != 0) return 0;
   char base[1536];
   if (cpud_check_baseline(base, sizeof base)) {
+    if (msg && cap) snprintf(msg, cap, "cpudispatch: %s", base);
+    return CPUD_EXIT_BASELINE;
+  }
+  return 0;
+}
+
+int cpud_library_init(char *msg, size_t cap) {
+  if (msg && cap) msg[0] = 0;
+  /* Detection and the variables, once; a bad variable is printed there
+   * (unclaimed) and leaves the baseline builds: not an error of the
+   * library's. */
+  (void)cpud_usable_mask();
+  const char *skip = getenv(CPUD_ENV_PREFIX "_SKIP_CPU_BASELINE_CHECK");
+  if (skip && skip[0] && strcmp(skip, "0") != 0) return 0;
+  char base[1536];
+  if (cpud__check_baseline_of("this library", base, sizeof base)) {
     if (msg && cap) snprintf(msg, cap, "cpudispatch: %s", base);
     return CPUD_EXIT_BASELINE;
   }
