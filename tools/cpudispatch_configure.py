@@ -17,7 +17,8 @@ reconfigure (docs/performance.md).
       --option NAME VALUE ...         cpu-baseline, cpu-dispatch,
                                       allow-broken-compilers,
                                       disable-optimization, env-prefix,
-                                      startup-check (true/false)
+                                      startup-check (true/false),
+                                      summary-skipped (asked/all)
       --compiler LANG ID VERSION -- CMD... ---   (c, cpp)
       --args LANG ARG... ---          what Meson adds to a check
       [--clear-dir DIR]               removed first (the dispatch sources'
@@ -291,6 +292,41 @@ def resolve(a, out, arch, raw, broken, allow, r, table):
 
 
 # --- outputs ----------------------------------------------------------------------
+def asked_for(arch, text):
+    """The features an option's text names outright, with all they imply:
+    not those a keyword (max, native, ...) brings, nor those it removes."""
+    asked, op = set(), ''
+    for tok in grammar.split_list(text.upper()):
+        if tok in ('+', '-'):
+            op = tok
+            continue
+        if tok[:1] in ('+', '-'):
+            op, tok = tok[0], tok[1:]
+        name = arch.token.get(tok)
+        if name and op != '-':
+            asked.update([name] + arch.closure[name])
+        op = ''
+    return asked
+
+
+def summary_skipped(a, arch, res):
+    """The dispatch features the summary lists as skipped, with the reason:
+    with summary-skipped=asked (the default), those cpu-dispatch named (and
+    what they imply); what a keyword such as max brought and this compiler
+    cannot build, or the baseline holds, is one count."""
+    skipped = res['skipped']['dispatch']
+    if a['option'].get('summary-skipped', 'asked') == 'all':
+        return skipped
+    asked = asked_for(arch, res['raw']['dispatch'])
+    shown = [s for s in skipped if s.split(':', 1)[0] in asked]
+    quiet = len(skipped) - len(shown)
+    if quiet:
+        shown.append('%d %s %s brought: in the baseline, or not built by this compiler '
+                     '(-Dcpudispatch:summary-skipped=all lists them)'
+                     % (quiet, 'more that' if shown else 'that', res['raw']['dispatch'].strip()))
+    return shown
+
+
 def fill(template_path, values):
     with open(template_path, encoding='utf-8') as fh:
         text = fh.read()
@@ -494,7 +530,7 @@ def main():
     out.list('dispatch', res['dispatch'])
     out.list('baseline-flags', res['baseline_flags'])
     out.list('skipped-baseline', res['skipped']['baseline'])
-    out.list('skipped-dispatch', res['skipped']['dispatch'])
+    out.list('skipped-dispatch', summary_skipped(a, arch, res))
     out.list('known-broken', res['known_broken'])
     out.list('compiler', [res['cc_desc']])
     print('\n'.join(out.lines))

@@ -66,10 +66,11 @@ NO_AVX512 = [x for x in X86 if not x.startswith('AVX512') and x not in ('X86_V4'
 
 # name: dict(args=[...setup options], env={...}, baseline=[...], dispatch=[...],
 #            targets={source: [...]}, header={source: regex}, messages=[regex],
-#            error=[regex], build=bool, old_compiler=bool)
+#            error=[regex], build=bool, old_compiler=bool, absent=[regex])
 CASES = {
     'min': dict(args=['-Dcpudispatch:cpu-baseline=min'], baseline=MIN, dispatch=minus(X86, MIN)),
-    'max-baseline': dict(args=['-Dcpudispatch:cpu-baseline=max', '-Dcpudispatch:cpu-dispatch=max'],
+    'max-baseline': dict(args=['-Dcpudispatch:cpu-baseline=max', '-Dcpudispatch:cpu-dispatch=max',
+                               '-Dcpudispatch:summary-skipped=all'],
                          baseline=X86, dispatch=[],
                          messages=[r'AVX512_SPR: in the baseline']),
     'none': dict(args=['-Dcpudispatch:cpu-baseline=none', '-Dcpudispatch:cpu-dispatch=none'],
@@ -148,10 +149,26 @@ CASES = {
     'baseline-compiler-cannot': dict(args=['-Dcpudispatch:cpu-baseline=avx512_spr'], old_compiler=True,
                                      error=[r'cpu-baseline: the compiler \(\w+ [\d.]+\) cannot build baseline feature '
                                             r'AVX512FP16 with flags "[^"]*-mavx512fp16[^"]*": the flags are rejected']),
-    'dispatch-compiler-cannot': dict(args=[], old_compiler=True,
+    'dispatch-compiler-cannot': dict(args=['-Dcpudispatch:summary-skipped=all'], old_compiler=True,
                                      dispatch=minus(X86, MIN + ['AVX512FP16', 'AVX512_SPR', 'AVX10_1']),
                                      messages=[r'AVX512FP16: the compiler rejects "[^"]*-mavx512fp16',
-                                               r'AVX512_SPR: needs AVX512FP16, which is not enabled']),
+                                               r'AVX512_SPR: needs AVX512FP16, which is not enabled',
+                                               r'AVX10_1: needs AVX512FP16 AVX512_SPR, which is not enabled']),
+    # The summary lists only what cpu-dispatch named (and what that
+    # implies); what max brought is one count (dispatch-compiler-cannot,
+    # with summary-skipped=all, is the control: there the lines are).
+    'summary-asked': dict(args=[], old_compiler=True,
+                          dispatch=minus(X86, MIN + ['AVX512FP16', 'AVX512_SPR', 'AVX10_1']),
+                          messages=[r'skipped +: \d+ that max brought: in the baseline, or not built by this compiler '
+                                    r'\(-Dcpudispatch:summary-skipped=all lists them\)'],
+                          absent=[r'AVX512FP16: the compiler rejects', r'AVX512_SPR: needs', r'SSE2: in the baseline']),
+    'summary-names-asked': dict(args=['-Dcpudispatch:cpu-dispatch=max avx512_spr sse2'], old_compiler=True,
+                                dispatch=minus(X86, MIN + ['AVX512FP16', 'AVX512_SPR', 'AVX10_1']),
+                                messages=[r'AVX512FP16: the compiler rejects "[^"]*-mavx512fp16',
+                                          r'AVX512_SPR: needs AVX512FP16, which is not enabled',
+                                          r'SSE2: in the baseline',
+                                          r'\d+ more that max avx512_spr sse2 brought'],
+                                absent=[r'AVX10_1: needs']),
     'disable-optimization': dict(args=['-Dcpudispatch:disable-optimization=true'], baseline=MIN, dispatch=[],
                                  targets={'sum': ['baseline'], 'scale': ['baseline']},
                                  messages=[r'AVX2: disable-optimization is set'], build=True),
@@ -361,6 +378,9 @@ def run_case(name):
         for rx in case.get('messages', []):
             if not re.search(rx, log):
                 failures.append('configure output lacks /%s/' % rx)
+        for rx in case.get('absent', []):
+            if re.search(rx, log):
+                failures.append('configure output has /%s/' % rx)
         if failures:
             print(log[-6000:])
             for f in failures:

@@ -91,6 +91,7 @@ static void introspect(void) {
   char msg[1024] = "x";
   assert(cpud_check_baseline(msg, sizeof msg) == 0 && msg[0] == 0);  /* nothing missing here */
   assert(cpud_host_init(msg, sizeof msg) == 0 && msg[0] == 0);       /* nor wrong in the environment */
+  assert(cpud_library_init(msg, sizeof msg) == 0 && msg[0] == 0);    /* library mode's init: the same here */
 }
 /* api-introspect:end */
 
