@@ -102,16 +102,36 @@ def parse(argv):
     return o
 
 
+# Set by cpudispatch's own test suite for the consumer projects its tests
+# configure (test/meson.build): one cache for all of them, beside the
+# build's own. The key holds the whole command and code, so a result is
+# what that compiler says; a test of the checks themselves (test/configure)
+# goes without it.
+SHARED_CACHE = os.environ.get('CPUD_PROBE_SHARED_CACHE')
+
+
+def load_cache(path):
+    if path and os.path.exists(path):
+        try:
+            with open(path) as fh:
+                return json.load(fh)
+        except (OSError, ValueError):
+            pass
+    return {}
+
+
+def save_cache(path, cache):
+    tmp = '%s.%d.tmp' % (path, os.getpid())
+    with open(tmp, 'w') as fh:
+        json.dump(cache, fh)
+    os.replace(tmp, path)
+
+
 class Runner:
     def __init__(self, o, tmp):
         self.o, self.tmp, self.n = o, tmp, itertools.count()
-        self.cache = {}
-        if o['cache'] and os.path.exists(o['cache']):
-            try:
-                with open(o['cache']) as fh:
-                    self.cache = json.load(fh)
-            except (OSError, ValueError):
-                self.cache = {}
+        self.cache = load_cache(o['cache'])
+        self.cache.update(load_cache(SHARED_CACHE))
         self.ran = 0
 
     def base(self, lang):
@@ -145,10 +165,10 @@ class Runner:
 
     def save(self):
         if self.o['cache']:
-            tmp = self.o['cache'] + '.tmp'
-            with open(tmp, 'w') as fh:
-                json.dump(self.cache, fh)
-            os.replace(tmp, self.o['cache'])
+            save_cache(self.o['cache'], self.cache)
+        if SHARED_CACHE and self.ran:
+            # Others may have added theirs since: merge, then replace.
+            save_cache(SHARED_CACHE, dict(load_cache(SHARED_CACHE), **self.cache))
 
 
 def macros(r, langs, flags):
