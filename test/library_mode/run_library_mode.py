@@ -3,7 +3,12 @@
 a host program that knows nothing of cpudispatch dlopen()s libplug.so, a C
 library made with cpudispatch, and must outlive it.
 
-  run_library_mode.py SOURCE_ROOT     exit 0 pass, 1 fail, 77 skip
+  run_library_mode.py SOURCE_ROOT [--no-qemu] [--wrap-dir DIR]
+                                      exit 0 pass, 1 fail, 77 skip
+
+--no-qemu (a machine without qemu-user): the native runs alone, and says so.
+--wrap-dir: a subprojects/ made by tools/make-wrap.py elsewhere (a machine
+without the git repository), copied in place of making one.
 
 test/library_mode/fixture is built through a release wrap (git HEAD) three
 times:
@@ -133,7 +138,9 @@ def check_host(p, what, libs, expect, warnings=()):
 
 def main():
     root = os.path.abspath(sys.argv[1])
-    need = ['gcc', 'meson', 'ninja', 'git', 'nm', 'qemu-x86_64']
+    use_qemu = '--no-qemu' not in sys.argv[2:]
+    wrap_dir = sys.argv[sys.argv.index('--wrap-dir') + 1] if '--wrap-dir' in sys.argv[2:] else None
+    need = ['gcc', 'meson', 'ninja', 'nm'] + (['qemu-x86_64'] if use_qemu else []) + ([] if wrap_dir else ['git'])
     missing = [n for n in need if not shutil.which(n)]
     if missing:
         print('SKIP: %s not found' % ', '.join(missing))
@@ -144,12 +151,15 @@ def main():
     try:
         proj = os.path.join(tmp, 'proj')
         shutil.copytree(fixture, proj)
-        os.makedirs(os.path.join(proj, 'subprojects'))
-        p = run([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), os.path.join(proj, 'subprojects'),
-                 '--allow-dirty'])
-        if p.returncode:
-            fail('make-wrap.py: ' + p.stdout + p.stderr)
-            return 1
+        if wrap_dir:
+            shutil.copytree(wrap_dir, os.path.join(proj, 'subprojects'))
+        else:
+            os.makedirs(os.path.join(proj, 'subprojects'))
+            p = run([sys.executable, os.path.join(root, 'tools', 'make-wrap.py'), os.path.join(proj, 'subprojects'),
+                     '--allow-dirty'])
+            if p.returncode:
+                fail('make-wrap.py: ' + p.stdout + p.stderr)
+                return 1
         env = {k: v for k, v in os.environ.items() if k not in ('CFLAGS', 'CPPFLAGS', 'LDFLAGS', 'CC', 'CXX')}
         env['CC'] = 'gcc'
         for b, args in BUILDS.items():
@@ -189,6 +199,17 @@ def main():
         check_host(host_run(tmp, libs, env={'PLUGB_DISABLE_CPU_FEATURES': 'nonsense'}), 'PLUGB=nonsense', libs,
                    expect(best('A', here), 'baseline', here), [bad % 'PLUGB'])
 
+        # Control: program mode ends the host.
+        if v3:
+            p = host_run(tmp, [lib['C']], env={'CPUDISPATCH_DISABLE_CPU_FEATURES': 'nonsense'})
+            if p.returncode != 78 or 'host: alive' in p.stdout:
+                fail('control: program mode with a bad variable should end the host with 78 (status %d)'
+                     % p.returncode)
+        else:
+            print('  (this CPU lacks x86-64-v3: the control of a bad variable in program mode is not run)')
+        if not use_qemu:
+            print('  --no-qemu: the qemu models and the controls under Nehalem not run')
+            return finish()
         # Every x86 model, below and above A's baseline.
         two = [lib['A'], lib['B']]
         for model, flags in cpu_facts.models('x86_64').items():
@@ -203,13 +224,6 @@ def main():
         if p.returncode != 69 or 'host: alive' in p.stdout or not PROGRAM_MSG.search(p.stderr):
             fail('control: program mode under Nehalem should end the host with 69 and its line (status %d)'
                  % p.returncode)
-        if v3:
-            p = host_run(tmp, [lib['C']], env={'CPUDISPATCH_DISABLE_CPU_FEATURES': 'nonsense'})
-            if p.returncode != 78 or 'host: alive' in p.stdout:
-                fail('control: program mode with a bad variable should end the host with 78 (status %d)'
-                     % p.returncode)
-        else:
-            print('  (this CPU lacks x86-64-v3: the control of a bad variable in program mode is not run)')
         p = host_run(tmp, [lib['A']], model='Nehalem', ignore_init=True)
         if p.returncode not in SIGILL or 'host: alive' in p.stdout:
             fail('control: a host that ignores the failed init should die of SIGILL in the baseline code '
@@ -220,8 +234,12 @@ def main():
         if p.returncode not in SIGILL or 'disabled' in p.stdout:
             fail('PLUGA_SKIP_CPU_BASELINE_CHECK=1 under Nehalem: the init should say 0 and the baseline code die '
                  'of SIGILL (status %d)' % p.returncode)
+        return finish()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def finish():
     if failures:
         print('%d failure(s)' % len(failures))
         return 1
