@@ -39,6 +39,20 @@ X86_NEEDS = {
     'AVX512_SKX__VPCLMULQDQ': AVX512_SKX | {'vpclmulqdq', 'pclmulqdq'},
 }
 
+# 32-bit x86 (i686) and x86-64 are the same CPUs reading the same CPUID; in
+# cpudispatch's names, what exists in one mode only (from the ISA, not the
+# tables): 64-bit mode alone has CMPXCHG16B (CX16), CPUID's LAHF/SAHF bit
+# (their presence in 64-bit mode; 32-bit mode always has them: LAHF), the
+# x86-64 psABI levels built on those two, CMPccXADD, AMX and APX (Intel SDM:
+# #UD outside 64-bit mode). MMX is a feature of 32-bit x86 only: x86-64
+# includes it, so every x86-64 CPU has it. test/runtime/cpu_oracle.h spells
+# the same facts for the C++ tests.
+X86_ONLY_IN = {
+    'x86_64': {'CX16', 'LAHF', 'X86_V2', 'X86_V3', 'X86_V4', 'CMPCCXADD', 'AMX_TILE', 'AMX_INT8', 'AMX_BF16',
+               'AMX_FP16', 'AMX_COMPLEX', 'APX_F'},
+    'x86': {'MMX'},
+}
+
 
 def models(arch):
     """{model: features} of the arch, in the file's (ascending) order."""

@@ -39,6 +39,7 @@ enum { ORACLE_EAX, ORACLE_EBX, ORACLE_ECX, ORACLE_EDX };
 
 static const struct oracle_bit oracle_bits[] = {
     /* CPUID.1 */
+    {"mmx", 1, 0, ORACLE_EDX, 23, 0},
     {"sse", 1, 0, ORACLE_EDX, 25, 0},
     {"sse2", 1, 0, ORACLE_EDX, 26, 0},
     {"pni", 1, 0, ORACLE_ECX, 0, 0},
@@ -97,7 +98,10 @@ static const struct oracle_bit oracle_bits[] = {
      * Vector ISA"); "avx10_1" is this oracle's name, no kernel prints it. */
     {"avx10_1", 7, 1, ORACLE_EDX, 19, ORACLE_ZMM},
     {"apx", 7, 1, ORACLE_EDX, 21, ORACLE_APX},
-    /* CPUID.80000001h (AMD's APM; Intel has LAHF and LZCNT too) */
+    /* CPUID.80000001h (AMD's APM; Intel has LAHF and LZCNT too). "lm":
+     * long mode, which CPUID reports in every mode (a 32-bit program on a
+     * 64-bit CPU sees it; qemu-i386's models clear it). */
+    {"lm", 0x80000001u, 0, ORACLE_EDX, 29, 0},
     {"lahf_lm", 0x80000001u, 0, ORACLE_ECX, 0, 0},
     {"abm", 0x80000001u, 0, ORACLE_ECX, 5, 0},
     {"xop", 0x80000001u, 0, ORACLE_ECX, 11, ORACLE_YMM},

@@ -173,6 +173,9 @@ def resolve_source(model, name, wanted, warn):
     with_baseline = False
     for tok, parts in source_tokens(name, wanted):
         feats, foreign, retired = [], set(), []
+        # The other arches where every member is a name (several arches may
+        # share a spelling: NEON is aarch64's and arm's).
+        others = None
         for part in parts:
             up = part.upper()
             if up == 'BASELINE' and len(parts) == 1:
@@ -183,19 +186,22 @@ def resolve_source(model, name, wanted, warn):
             elif up in model.token:
                 feats.append(model.token[up])
             elif up in model.foreign:
-                foreign.add(model.foreign[up])
+                foreign |= set(model.elsewhere[up])
             elif up in model.retired:
                 retired.append(part)
             else:
                 valid = ' '.join(['baseline'] + model.names)
                 raise ListError('dispatch source "%s": unknown target "%s" in "%s"; valid names on %s: %s'
                                 % (name, part, wanted, model.arch, valid))
-        if (feats and foreign) or len(foreign) > 1:
+            if up != 'BASELINE':
+                mine = set(model.elsewhere.get(up, []))
+                others = mine if others is None else others & mine
+        if foreign and not others:
             arches = ([model.arch] if feats else []) + sorted(foreign)
             raise ListError('dispatch source "%s": group "%s" mixes features of %s; a group is compiled once, '
                             'for one arch' % (name, tok, ' and '.join(arches)))
         if foreign:
-            notes.append('%s: %s target, ignored on %s' % (tok, ' and '.join(sorted(foreign)), model.arch))
+            notes.append('%s: %s target, ignored on %s' % (tok, ' and '.join(sorted(others)), model.arch))
         elif retired:
             # As in the cpu-dispatch option and the env variables.
             notes.append('%s: retired on %s (no current compiler or CPU offers it); ignored' % (tok, model.arch))

@@ -39,7 +39,8 @@ class Model:
         self.closure = {}        # feature -> implied features, ascending
         self.targets = []        # enabled dispatch targets, ascending interest
         self.token = {}          # accepted spelling -> feature
-        self.foreign = {}        # spelling of another arch -> that arch
+        self.foreign = {}        # spelling of other arches only -> those arches ("aarch64 and arm")
+        self.elsewhere = {}      # any spelling other arches use -> those arches (a list)
         self.retired = []        # names no longer offered: ignored with a note
         self.flags = {}          # feature -> its own flags
         self.target_flags = {}   # enabled target -> the flags configure merged
@@ -72,7 +73,9 @@ class Model:
         rows = m.table['features']
         m.names = [r['name'] for r in rows]
         m.row = {r['name']: r for r in rows}
-        m.test_path = {r['name']: os.path.join(features_dir, arch, r['name'].lower() + '.c') for r in rows}
+        # A row taken from another arch's table has its test program there.
+        m.test_path = {r['name']: os.path.join(features_dir, m.table.get('row_dirs', {}).get(r['name'], arch),
+                                               r['name'].lower() + '.c') for r in rows}
         for r in rows:
             got = set()
             for i in r['implies']:
@@ -82,11 +85,18 @@ class Model:
         for r in rows:
             for tok in [r['name']] + r.get('aliases', []):
                 m.token[tok] = r['name']
-        m.foreign = {tok: a for tok, a in all_tokens.items() if a != arch}
+        # Arches may share a spelling (the same feature's name): a name of
+        # this arch is its own, whoever else uses it.
+        for tok, used_by in all_tokens.items():
+            if [a for a in used_by if a != arch]:
+                m.elsewhere[tok] = [a for a in used_by if a != arch]
         for t in m.tables:
             if t['arch'] != arch:
                 for tok in t['retired']:
-                    m.foreign[tok] = t['arch']
+                    if t['arch'] not in m.elsewhere.setdefault(tok, []):
+                        m.elsewhere[tok].append(t['arch'])
+        m.foreign = {tok: ' and '.join(a) for tok, a in m.elsewhere.items()
+                     if tok not in m.token and tok not in m.table['retired']}
         m.retired = list(m.table['retired'])
         m.flags = {r['name']: r['flags'] for r in rows}
         m.ext_sep = m.table['march_ext_sep']
@@ -125,7 +135,10 @@ class Model:
         t += ['flags %s %s' % (n, ' '.join(self.flags[n])) for n in self.names]
         t += ['target-flags %s %s' % (d, ' '.join(self.target_flags[d])) for d in self.targets]
         t += ['token %s %s' % kv for kv in self.token.items()]
-        t += ['foreign %s %s' % kv for kv in self.foreign.items()]
+        # Spellings of other arches: 'foreign' (not this arch's) and 'shared'
+        # (this arch's too), each with the other arches that use it.
+        t += ['%s %s %s' % ('foreign' if tok in self.foreign else 'shared', tok, ' '.join(a))
+              for tok, a in self.elsewhere.items()]
         t += ['retired %s' % n for n in self.retired]
         return '\n'.join(t) + '\n'
 
@@ -152,8 +165,10 @@ class Model:
                     m.targets.append(rest[0])
                 elif key == 'token':
                     m.token[rest[0]] = rest[1]
-                elif key == 'foreign':
-                    m.foreign[rest[0]] = rest[1]
+                elif key in ('foreign', 'shared'):
+                    m.elsewhere[rest[0]] = rest[1:]
+                    if key == 'foreign':
+                        m.foreign[rest[0]] = ' and '.join(rest[1:])
                 elif key == 'retired':
                     m.retired.append(rest[0])
                 elif key == 'flags':
@@ -179,14 +194,16 @@ class Model:
         """The compiler flags of a set of features: the rows' flags in table
         order, -march=BASE+ext / -mcpu=BASE+ext spellings merged into one
         flag with the base of the highest feature and every extension
-        (single-letter extensions first where the table says so). Configure's merge and a
+        (single-letter extensions first where the table says so); one
+        -mfpu=, the highest feature's (32-bit arm: each row names the whole
+        FPU it needs). Configure's merge and a
         group target's alike, so a group's flags are a target's."""
         plain, exts, bases = [], {}, {}
         for f in self.names:
             if f not in features:
                 continue
             for flag in self.flags.get(f, []):
-                key = next((p for p in ('-march=', '-mcpu=') if flag.startswith(p)), '')
+                key = next((p for p in ('-march=', '-mcpu=', '-mfpu=') if flag.startswith(p)), '')
                 if not key:
                     if flag not in plain:
                         plain.append(flag)

@@ -15,8 +15,14 @@ import re
 from cpudispatch_grammar import KEYWORDS
 
 TABLE_KEYS = ['march_ext_sep', 'detect_source', 'min', 'native', 'floor', 'retired', 'features']
-# Optional: merged -march extensions put single-letter ones first (riscv64).
-OPTIONAL_TABLE_KEYS = ['march_short_exts_first']
+# Optional: merged -march extensions put single-letter ones first (riscv64);
+# a table that takes another arch's rows (x86 takes x86_64's: read_table):
+# that arch, the rows it leaves out, and what a taken row implies besides
+# (its own rows, which come first).
+OPTIONAL_TABLE_KEYS = ['march_short_exts_first', 'rows_from', 'rows_without', 'rows_also_imply']
+# Keys read_table adds: the arch (the folder's name) and, per row, the folder
+# that holds it and its test program.
+READ_KEYS = ['arch', 'row_dirs']
 ROW_KEYS = ['name', 'implies', 'flags', 'headers', 'cdef', 'detect']
 # Optional: other spellings, a group's base, OS state (XGETBV(0) mask; none
 # if absent), known compiler bugs.
@@ -72,8 +78,80 @@ def read_table(path):
         raise TableError('%s: a table is one dict literal' % path)
     if 'arch' in value:
         raise TableError('%s: unknown key "arch" (the arch is the folder\'s name)' % path)
+    if 'row_dirs' in value:
+        raise TableError('%s: unknown key "row_dirs" (where a row is written is read, not written down)' % path)
     value['arch'] = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    value['row_dirs'] = {r['name']: value['arch'] for r in value.get('features', [])
+                         if isinstance(r, dict) and 'name' in r}
+    if 'rows_from' in value:
+        take_rows(value, path)
     return value
+
+
+def take_rows(t, path):
+    """A table with 'rows_from': its own rows, then every row of that arch's
+    table in its order, less 'rows_without' (rows its mode does not have),
+    each taken row implying also what 'rows_also_imply' adds. One source of
+    truth: the rows and their test programs stay in the other arch's folder
+    (row_dirs). A row it leaves out may not be implied by one it takes; a
+    group's base ('adds_to') that it leaves out stands for what that row
+    implies (what the group adds is the same)."""
+    arch, src_arch = t['arch'], t['rows_from']
+    src_path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(path))), str(src_arch), TABLE_FILE)
+    if not os.path.isfile(src_path):
+        raise TableError('feature table %s: rows_from names %s, which has no table' % (arch, src_arch))
+    src = read_table(src_path)
+    if 'rows_from' in src:
+        raise TableError('feature table %s: takes the rows of %s, which takes its own from %s (one step only)'
+                         % (arch, src_arch, src['rows_from']))
+    # (A malformed row of either table is check()'s to report: it checks
+    # the tables rows are taken from first.)
+    rows = [r for r in src.get('features', []) if isinstance(r, dict) and 'name' in r]
+    by = {r['name']: r for r in rows}
+    own = [r.get('name') for r in t.get('features', []) if isinstance(r, dict)]
+    without = t.get('rows_without', [])
+    also = t.get('rows_also_imply', {})
+    for n in without:
+        if n not in by:
+            raise TableError('feature table %s: rows_without names %s, which is no row of %s' % (arch, n, src_arch))
+    for n in own:
+        if n in by:
+            raise TableError('feature table %s: its own row %s is a row of %s too (take it from there, or leave '
+                             'it out with rows_without)' % (arch, n, src_arch))
+    for n, implied in also.items():
+        if n not in by or n in without:
+            raise TableError('feature table %s: rows_also_imply names %s, which is no row it takes from %s'
+                             % (arch, n, src_arch))
+        for i in implied:
+            if i not in own:
+                raise TableError('feature table %s: rows_also_imply: %s implies %s, which is not one of its own '
+                                 'rows (they come first)' % (arch, n, i))
+
+    def base(names):
+        out = []
+        for n in names:
+            for m in (base(by[n].get('implies', [])) if n in without else [n]):
+                if m not in out:
+                    out.append(m)
+        return out
+
+    taken = []
+    for r in rows:
+        n = r['name']
+        if n in without:
+            continue
+        implies = list(r.get('implies', []))
+        left = [i for i in implies if i in without]
+        if left:
+            raise TableError('feature table %s: %s implies %s, which rows_without leaves out (a row needs what it '
+                             'implies)' % (arch, n, ' '.join(left)))
+        if n in also:
+            r = dict(r, implies=implies + [i for i in also[n] if i not in implies])
+        if 'adds_to' in r:
+            r = dict(r, adds_to=base(r['adds_to']))
+        taken.append(r)
+        t['row_dirs'][n] = src_arch
+    t['features'] = list(t.get('features', [])) + taken
 
 
 def read_tables(features_dir):
@@ -99,14 +177,18 @@ def version_matches(version, constraint):
 
 
 def check(tables, features_dir):
-    """Raises TableError naming the first broken rule."""
-    all_tokens = {}
-    for t in tables:
+    """Raises TableError naming the first broken rule; returns every
+    spelling (names and aliases) -> the arches using it, in table order."""
+    all_tokens, feature_of = {}, {}
+    # A table whose rows another takes is checked first: a broken row is
+    # reported in the table that holds it (the arches are listed in table
+    # order all the same, below).
+    for t in sorted(tables, key=lambda t: 'rows_from' in t):
         for k in TABLE_KEYS:
             if k not in t:
                 raise TableError('feature table %s lacks key "%s"' % (t.get('arch', '?'), k))
         for k in t:
-            if k not in TABLE_KEYS + OPTIONAL_TABLE_KEYS + ['arch']:  # 'arch': read_table's, from the folder
+            if k not in TABLE_KEYS + OPTIONAL_TABLE_KEYS + READ_KEYS:  # READ_KEYS: read_table's
                 raise TableError('feature table %s: unknown key "%s" (keys: %s; optional: %s)'
                                  % (t['arch'], k, ' '.join(TABLE_KEYS), ' '.join(OPTIONAL_TABLE_KEYS)))
         arch, seen = t['arch'], []
@@ -147,9 +229,10 @@ def check(tables, features_dir):
             for b in r.get('adds_to', []):
                 if b not in seen:
                     raise TableError('feature table %s: %s adds to %s, which is not an earlier row' % (arch, n, b))
-            if not os.path.isfile(os.path.join(features_dir, arch, n.lower() + '.c')):
+            where = t.get('row_dirs', {}).get(n, arch)  # a taken row's test program is beside its table
+            if not os.path.isfile(os.path.join(features_dir, where, n.lower() + '.c')):
                 raise TableError('feature table %s: %s: its test program src/features/%s/%s does not exist'
-                                 % (arch, n, arch, n.lower() + '.c'))
+                                 % (arch, n, where, n.lower() + '.c'))
             for b in r.get('broken', []):
                 for k in b:
                     if k not in BROKEN_KEYS:
@@ -169,11 +252,18 @@ def check(tables, features_dir):
                                          % (arch, n, v, ' '.join(VERSION_OPS)))
             seen.append(n)
             for tok in [n] + r.get('aliases', []):
-                # Each spelling names one feature of one arch: otherwise
-                # "ignored, it belongs to another arch" would be ambiguous.
-                if all_tokens.get(tok, arch) != arch:
-                    raise TableError('feature tables: "%s" is used by both %s and %s' % (tok, all_tokens[tok], arch))
-                all_tokens[tok] = arch
+                # A spelling names one feature: several arches may share it
+                # only as the same feature's name (NumPy's NEON ... ASIMDFHM
+                # on aarch64 and 32-bit arm), so that one value serves every
+                # arch and "ignored on this arch" names the arches it belongs
+                # to; an alias of one arch may not be another's feature.
+                for other, name in feature_of.get(tok, {}).items():
+                    if other != arch and name != n:
+                        raise TableError('feature tables: "%s" is used by both %s (%s) and %s (%s): arches share a '
+                                         'spelling only as the name of the same feature' % (tok, other, name, arch, n))
+                feature_of.setdefault(tok, {})[arch] = n
+                if arch not in all_tokens.setdefault(tok, []):
+                    all_tokens[tok].append(arch)
         for r in t['features']:
             # A `min` feature is in every build: a 'broken' entry there would
             # fail every default configure with that compiler.
@@ -188,7 +278,8 @@ def check(tables, features_dir):
                 # Disabling it would leave every feature it stands for on.
                 raise TableError('feature table %s: group %s adds nothing to %s' % (
                     arch, r['name'], ' '.join(r['adds_to'] + ['min'])))
-    return all_tokens
+    order = [t['arch'] for t in tables]
+    return {tok: sorted(used_by, key=order.index) for tok, used_by in all_tokens.items()}
 
 
 def removal_sets(table):

@@ -8,6 +8,11 @@ pkgs+=(python3-dev python3-numpy python3-mesonpy python3-pytest python3-build py
 # Cross compilers for the other arches (skipped with CPUD_NO_CROSS=1).
 if [ -z "${CPUD_NO_CROSS:-}" ]; then
   pkgs+=(g++-aarch64-linux-gnu g++-powerpc64le-linux-gnu g++-s390x-linux-gnu g++-riscv64-linux-gnu)
+  # 32-bit arm (armhf): GCC 12 and its libc and libstdc++ for arm-linux-gnueabihf.
+  pkgs+=(g++-arm-linux-gnueabihf)
+  # 32-bit x86 (i686): GCC 12 and its libc and libstdc++ for i686-linux-gnu,
+  # run under qemu-i386.
+  pkgs+=(gcc-i686-linux-gnu g++-i686-linux-gnu)
   # An arch without a feature table (nothing dispatched), under qemu-user.
   pkgs+=(g++-mips64el-linux-gnuabi64)
   # Windows: MinGW-w64 GCC and Wine to run what it builds.

@@ -20,7 +20,7 @@ def table(builds):
     for b in builds:
         for f in sorted(glob.glob(os.path.join(b, 'qemu-*', 'summary.json'))):
             rows.append(json.load(open(f)))
-    order = ['x86_64', 'aarch64', 'ppc64le', 's390x', 'riscv64']
+    order = ['x86_64', 'x86', 'aarch64', 'arm', 'ppc64le', 's390x', 'riscv64']
     rows.sort(key=lambda r: (order.index(r['arch']) if r['arch'] in order else 99, r['compiler'], r['order']))
     out = ['| arch | qemu -cpu | compiler | detected (cpudispatch names) | demo kernels selected | '
            'compiled targets run (isa suite) | compiled targets the model lacks |',

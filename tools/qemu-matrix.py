@@ -9,7 +9,8 @@ every compiled test program must refuse to start with the baseline message
 and exit status 69 (Python-driven tests are reported as skipped there).
 
 Every test of the suites seed, runtime and isa (from `meson introspect
---tests`) runs once per model: compiled test programs under
+--tests`) runs once per model, as many at once as there are CPUs (those
+meson may not run in parallel alone): compiled test programs under
 `qemu-ARCH -cpu MODEL`, Python-driven tests natively with
 MESON_EXE_WRAPPER set so that the programs they start run under the model.
 A Windows (MinGW) build's programs run in Wine under the same qemu models.
@@ -19,6 +20,7 @@ one list of models, written from what those CPU generations have, not from
 cpudispatch's tables): detection and selection are checked against it. Results go to BUILD_DIR/qemu-<MODEL>/meson-logs/testlog.json
 (one JSON object per test, as meson writes), which tools/count_results.py reads.
 """
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -56,8 +58,9 @@ def write_summary(build, model, wrapper, logdir, arch):
     info = os.path.join(build, 'src', 'info', 'cpudispatch-info')
     if not os.path.exists(info) and os.path.exists(info + '.exe'):
         info += '.exe'
-    r = subprocess.run(wrapper + [info, '--json'], capture_output=True, text=True,
-                       env=dict(os.environ, **IN_QEMU_ENV))
+    env = dict(os.environ, **IN_QEMU_ENV)
+    env.update(sysroot_env(wrapper, ARCHES[arch][1], env))
+    r = subprocess.run(wrapper + [info, '--json'], capture_output=True, text=True, env=env)
     data = json.loads(r.stdout) if r.returncode == 0 else {}
     results = [json.loads(l) for l in open(os.path.join(logdir, 'testlog.json'))]
     isa = {x['name'].split('@')[0][4:]: x['result'] for x in results
@@ -73,6 +76,17 @@ def write_summary(build, model, wrapper, logdir, arch):
     }
     with open(os.path.join(os.path.dirname(logdir), 'summary.json'), 'w') as fh:
         json.dump(summary, fh)
+
+
+def sysroot_env(wrapper, sysroot, env):
+    """The sysroot's libraries first where qemu-user runs with one (it hands
+    the environment to the program): a host's ld.so.cache may list libraries
+    of the arch from another glibc build (i386 ones on x86_64), which hang
+    with the sysroot's loader (cross/i686-linux-gnu.txt)."""
+    if '-L' not in wrapper:
+        return {}
+    return {'LD_LIBRARY_PATH': os.pathsep.join([os.path.join(sysroot, 'lib')] +
+                                               ([env['LD_LIBRARY_PATH']] if env.get('LD_LIBRARY_PATH') else []))}
 
 
 BASELINE_MSG = 'cpudispatch: this program was built for'
@@ -115,41 +129,54 @@ def main():
         logdir = os.path.join(build, 'qemu-' + model.replace(',', '_').replace('=', '-'), 'meson-logs')
         os.makedirs(logdir, exist_ok=True)
         counts = {'OK': 0, 'FAIL': 0, 'SKIP': 0}
-        with open(os.path.join(logdir, 'testlog.json'), 'w') as log:
-            for t in tests:
-                env = dict(os.environ, **t['env'])
-                if windows:
-                    env.update(IN_QEMU_ENV)
-                # Always set, even when empty (a model with none of the features).
-                env['CPUD_TEST_CPU_FLAGS'] = ' '.join(sorted(table[model])) or '-'
 
-                cmd = list(t['cmd'])
-                scripted = os.path.basename(cmd[0]).startswith('python')
-                if scripted:
-                    env['MESON_EXE_WRAPPER'] = ' '.join(wrapper)
-                else:
-                    cmd = wrapper + cmd
-                if model in below and scripted:
-                    counts['SKIP'] += 1
-                    log.write(json.dumps({'name': '%s@%s' % (t['name'], model), 'result': 'SKIP'}) + '\n')
-                    print('%-46s SKIP  (below the baseline: scripted test)' % ('%s@%s' % (t['name'], model)))
-                    continue
-                start = time.time()
-                try:
-                    r = subprocess.run(cmd, env=env, cwd=t.get('workdir') or build, capture_output=True,
-                                       text=True, timeout=600)
-                    rc, out = r.returncode, r.stdout + r.stderr
-                except subprocess.TimeoutExpired:
-                    rc, out = -1, 'timed out'
-                result = 'OK' if rc == 0 else 'SKIP' if rc == 77 else 'FAIL'
-                if model in below:
-                    # Must refuse to start: the message and the documented status.
-                    result = 'OK' if rc == EXIT_BASELINE and BASELINE_MSG in out else 'FAIL'
+        def run_one(t):
+            """(name, result, returncode, output, seconds) of one test."""
+            name = '%s@%s' % (t['name'], model)
+            env = dict(os.environ, **t['env'])
+            if windows:
+                env.update(IN_QEMU_ENV)
+            # Always set, even when empty (a model with none of the features).
+            env['CPUD_TEST_CPU_FLAGS'] = ' '.join(sorted(table[model])) or '-'
+            env.update(sysroot_env(wrapper, sysroot, env))
+            cmd = list(t['cmd'])
+            scripted = os.path.basename(cmd[0]).startswith('python')
+            if scripted:
+                env['MESON_EXE_WRAPPER'] = ' '.join(wrapper)
+            else:
+                cmd = wrapper + cmd
+            if model in below and scripted:
+                return name, 'SKIP', None, '(below the baseline: scripted test)', 0.0
+            start = time.time()
+            try:
+                r = subprocess.run(cmd, env=env, cwd=t.get('workdir') or build, capture_output=True,
+                                   text=True, timeout=600)
+                rc, out = r.returncode, r.stdout + r.stderr
+            except subprocess.TimeoutExpired:
+                rc, out = -1, 'timed out'
+            result = 'OK' if rc == 0 else 'SKIP' if rc == 77 else 'FAIL'
+            if model in below:
+                # Must refuse to start: the message and the documented status.
+                result = 'OK' if rc == EXIT_BASELINE and BASELINE_MSG in out else 'FAIL'
+            return name, result, rc, out, time.time() - start
+
+        # As meson test runs them: as many at once as there are CPUs, those
+        # marked is_parallel: false alone, after the others.
+        together = [t for t in tests if t.get('is_parallel', True)]
+        alone = [t for t in tests if not t.get('is_parallel', True)]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            results = list(pool.map(run_one, together))
+        results += [run_one(t) for t in alone]
+        with open(os.path.join(logdir, 'testlog.json'), 'w') as log:
+            for name, result, rc, out, secs in results:
                 counts[result] += 1
-                name = '%s@%s' % (t['name'], model)
+                if rc is None:
+                    print('%-46s SKIP  %s' % (name, out))
+                    log.write(json.dumps({'name': name, 'result': 'SKIP'}) + '\n')
+                    continue
                 skipped_cases = out.count('[  SKIPPED ]') // 2  # gtest prints each skip twice
                 note = ' (%d gtest cases skipped)' % skipped_cases if skipped_cases else ''
-                print('%-46s %-5s %6.2fs%s' % (name, result, time.time() - start, note))
+                print('%-46s %-5s %6.2fs%s' % (name, result, secs, note))
                 if result == 'FAIL':
                     failed += 1
                     print('\n'.join('    ' + l for l in out.splitlines()[-25:]))

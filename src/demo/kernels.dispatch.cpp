@@ -29,6 +29,19 @@ inline float hsum512(__m512 v) {
 }
 #endif
 
+#if defined(CPUD_HAVE_NEON)
+// The four lanes' sum as AArch64's FADDP pair does it, (l0 + l1) + (l2 + l3):
+// one across-vector add there, pairwise adds in AArch32 (32-bit arm).
+inline float hsum_f32x4(float32x4_t v) {
+#if defined(__aarch64__)
+  return vaddvq_f32(v);
+#else
+  const float32x2_t h = vpadd_f32(vget_low_f32(v), vget_high_f32(v));
+  return vget_lane_f32(vpadd_f32(h, h), 0);
+#endif
+}
+#endif
+
 }  // namespace CPUD_TARGET_NS
 
 using namespace CPUD_TARGET_NS;
@@ -69,7 +82,7 @@ float CPUD_FN(cpud_demo_sum_f32)(const float *p, std::size_t n) {
   t4 = _mm_add_ps(t4, _mm_movehl_ps(t4, t4));
   t4 = _mm_add_ss(t4, _mm_shuffle_ps(t4, t4, 1));
   float s = _mm_cvtss_f32(t4);
-#elif defined(CPUD_HAVE_ASIMD)
+#elif defined(CPUD_HAVE_NEON)
   float32x4_t a0 = vdupq_n_f32(0), a1 = a0, a2 = a0, a3 = a0;
   for (; i + 16 <= n; i += 16) {
     a0 = vaddq_f32(a0, vld1q_f32(p + i));
@@ -77,7 +90,7 @@ float CPUD_FN(cpud_demo_sum_f32)(const float *p, std::size_t n) {
     a2 = vaddq_f32(a2, vld1q_f32(p + i + 8));
     a3 = vaddq_f32(a3, vld1q_f32(p + i + 12));
   }
-  float s = vaddvq_f32(vaddq_f32(vaddq_f32(a0, a1), vaddq_f32(a2, a3)));
+  float s = hsum_f32x4(vaddq_f32(vaddq_f32(a0, a1), vaddq_f32(a2, a3)));
 #else
   float a[4] = {0, 0, 0, 0};
   for (; i + 4 <= n; i += 4)
@@ -118,13 +131,13 @@ float CPUD_FN(cpud_demo_dot_f32)(const float *x, const float *y, std::size_t n) 
   t4 = _mm_add_ps(t4, _mm_movehl_ps(t4, t4));
   t4 = _mm_add_ss(t4, _mm_shuffle_ps(t4, t4, 1));
   s = _mm_cvtss_f32(t4);
-#elif defined(CPUD_HAVE_ASIMD)
+#elif defined(CPUD_HAVE_NEON_VFPV4)
   float32x4_t a0 = vdupq_n_f32(0), a1 = a0;
   for (; i + 8 <= n; i += 8) {
     a0 = vfmaq_f32(a0, vld1q_f32(x + i), vld1q_f32(y + i));
     a1 = vfmaq_f32(a1, vld1q_f32(x + i + 4), vld1q_f32(y + i + 4));
   }
-  s = vaddvq_f32(vaddq_f32(a0, a1));
+  s = hsum_f32x4(vaddq_f32(a0, a1));
 #else
   float a[4] = {0, 0, 0, 0};
   for (; i + 4 <= n; i += 4)
@@ -139,9 +152,15 @@ std::size_t CPUD_FN(cpud_demo_count_u8)(const std::uint8_t *p, std::size_t n, st
   std::size_t i = 0, c = 0;
 #if defined(CPUD_HAVE_AVX512BW)
   const __m512i needle = _mm512_set1_epi8(static_cast<char>(v));
-  for (; i + 64 <= n; i += 64)
-    c += static_cast<std::size_t>(
-        _mm_popcnt_u64(_mm512_cmpeq_epi8_mask(_mm512_loadu_si512(p + i), needle)));
+  for (; i + 64 <= n; i += 64) {
+    const __mmask64 eq = _mm512_cmpeq_epi8_mask(_mm512_loadu_si512(p + i), needle);
+#if defined(__x86_64__)
+    c += static_cast<std::size_t>(_mm_popcnt_u64(eq));
+#else  // 32-bit x86: no 64-bit POPCNT
+    c += static_cast<std::size_t>(_mm_popcnt_u32(static_cast<unsigned>(eq)) +
+                                  _mm_popcnt_u32(static_cast<unsigned>(eq >> 32)));
+#endif
+  }
 #elif defined(CPUD_HAVE_AVX2)
   const __m256i needle = _mm256_set1_epi8(static_cast<char>(v));
   for (; i + 32 <= n; i += 32) {

@@ -25,6 +25,17 @@ const char *const k_ppc_hwcap2[32] = {
     "",     "",    "",     "",       "",         "",        "",       "",
     "",     "mma", "arch_3_1", "htm-no-suspend", "scv", "darn", "ieee128", "arch_3_00",
     "htm-nosc", "vcrypto", "tar", "isel", "ebb", "dscr",  "htm",    "arch_2_07"};
+// 32-bit arm (sysdeps/unix/sysv/linux/arm/dl-procinfo.c): AT_HWCAP's first
+// 22 bits by name; AT_HWCAP2's bits 0-4 are the table's entries 22-26. glibc
+// 2.36 prints no name for AT_HWCAP bits 22 and up (Linux 6.2's fphp asimdhp
+// asimddp asimdfhm ...): such a dump loses them, a hex word keeps them.
+const char *const k_arm_hwcap[32] = {
+    "swp",  "half", "thumb", "26bit", "fastmult", "fpa", "vfp",   "edsp",   "java", "iwmmxt", "crunch",
+    "thumbee", "neon", "vfpv3", "vfpv3d16", "tls", "vfpv4", "idiva", "idivt", "vfpd32", "lpae", "evtstrm",
+    "",     "",     "",      "",      "",         "",    "",      "",       "",     ""};
+const char *const k_arm_hwcap2[32] = {"aes", "pmull", "sha1", "sha2", "crc32", "", "", "", "", "", "", "", "", "", "",
+                                      "",    "",      "",     "",     "",      "", "", "", "", "", "", "", "", "", "",
+                                      "",    ""};
 const char *const k_s390_hwcap[32] = {
     "esan3", "zarch", "stfle", "msa", "ldisp", "eimm", "dfp", "edat", "etf3eh", "highgprs", "te",
     "vx",    "vxd",   "vxe",   "gs",  "vxe2",  "vxp",  "sort", "dflt", "vxp2", "nnpa",     "pcimio",
@@ -69,7 +80,8 @@ bool parse_names(const std::string &names, bool second_word, std::uint64_t &v, s
       const char *const *names;
       const char *arch;
       bool second;
-    } tables[] = {{k_ppc_hwcap, "ppc64le", false}, {k_ppc_hwcap2, "ppc64le", true}, {k_s390_hwcap, "s390x", false}};
+    } tables[] = {{k_ppc_hwcap, "ppc64le", false}, {k_ppc_hwcap2, "ppc64le", true}, {k_s390_hwcap, "s390x", false},
+                  {k_arm_hwcap, "arm", false},       {k_arm_hwcap2, "arm", true}};
     for (const table &t : tables) {
       if (t.second != second_word) continue;
       for (int b = 0; b < 32 && !found; ++b) {
@@ -94,6 +106,9 @@ std::string platform_arch(const std::string &p) {
   if (p.size() >= 2 && p[0] == 'z' && (p[1] >= '0' && p[1] <= '9')) return "s390x";
   if (starts_with(p, "zEC") || starts_with(p, "zBC")) return "s390x";
   if (starts_with(p, "riscv")) return "riscv64";
+  // 32-bit arm: "v" + the architecture version + the endianness ("v7l";
+  // "v8l" from an aarch64 kernel running a 32-bit program).
+  if (p.size() == 3 && p[0] == 'v' && p[1] >= '4' && p[1] <= '8' && (p[2] == 'l' || p[2] == 'b')) return "arm";
   return "";
 }
 
@@ -197,7 +212,7 @@ bool parse_cpu_dump(const std::string &text, const char *path, cpu_dump &out, st
       if (!parse_hex(val, v)) {
         std::string arch, unknown;
         if (!parse_names(val, second, v, arch, unknown))
-          return fail("\"" + unknown + "\" is neither a hex word nor a hwcap name glibc prints (ppc64le, s390x)");
+          return fail("\"" + unknown + "\" is neither a hex word nor a hwcap name glibc prints (ppc64le, s390x, arm)");
         if (!note_arch(arch, "its hwcap names")) return fail("hwcap names of " + arch + " next to a dump of " + aux_arch);
       }
       (second ? out.report.hwcap2 : out.report.hwcap) = static_cast<unsigned long>(v);
@@ -231,13 +246,16 @@ bool parse_cpu_dump(const std::string &text, const char *path, cpu_dump &out, st
                        "(LD_SHOW_AUXV=1 /bin/true)",
            false;
   if (x86 && out.leaves.empty()) return error = p + ": an XCR0 line but no CPUID leaf", false;
-  out.arch = x86 ? "x86_64" : aux_arch;
   const std::string build = CPUD_ARCH;
-  if (x86 && build != "x86_64")
+  // A 32-bit program reads the same CPUID as a 64-bit one: both x86 builds
+  // take a CPUID dump as a CPU of their own arch.
+  const bool x86_build = build == "x86_64" || build == "x86";
+  out.arch = x86 ? (x86_build ? build : "x86_64") : aux_arch;
+  if (x86 && !x86_build)
     return error = p + ": describes an x86 CPU (CPUID leaves); this build of cpudispatch is for " + build, false;
-  if (auxv && build == "x86_64")
-    return error = p + ": is an auxiliary-vector dump" + (aux_arch.empty() ? "" : " of " + aux_arch) +
-                   "; on x86_64 detection reads CPUID: give `cpuid -r` output or an InstLatx64 dump",
+  if (auxv && x86_build)
+    return error = p + ": is an auxiliary-vector dump" + (aux_arch.empty() ? "" : " of " + aux_arch) + "; on " +
+                   build + " detection reads CPUID: give `cpuid -r` output or an InstLatx64 dump",
            false;
   if (auxv && !aux_arch.empty() && aux_arch != build)
     return error = p + ": describes a " + aux_arch + " CPU (" + aux_why + "); this build of cpudispatch is for " +

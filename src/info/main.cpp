@@ -28,10 +28,11 @@ void usage(std::FILE *to) {
                "  (float32), (int32) and (float16) to fill it).\n"
                "  Honours %s_DISABLE_CPU_FEATURES / %s_ENABLE_CPU_FEATURES.\n"
                "  --cpu-dump FILE: the same for the CPU FILE describes (the output of\n"
-               "  `cpuid -r` or an InstLatx64 dump on x86_64, of `LD_SHOW_AUXV=1 /bin/true`\n"
-               "  elsewhere), never asking this one. Exit status 2 for a file that\n"
-               "  describes no CPU of this arch; %d when the build's start-up check would\n"
-               "  refuse that CPU (the report is printed first).\n",
+               "  `cpuid -r` or an InstLatx64 dump on x86_64 and x86, of\n"
+               "  `LD_SHOW_AUXV=1 /bin/true` elsewhere), never asking this one. Exit\n"
+               "  status 2 for a file that describes no CPU of this arch; %d when the\n"
+               "  build's start-up check would refuse that CPU (the report is printed\n"
+               "  first).\n",
                CPUD_ENV_PREFIX, CPUD_ENV_PREFIX, CPUD_EXIT_BASELINE);
 }
 
@@ -164,7 +165,7 @@ std::string startup_leaf_names(const char *quote) {
 }
 startup_cost startup_cpuids(const source &src) {
   startup_cost c;
-  if (std::strcmp(CPUD_ARCH, "x86_64") != 0) return c;
+  if (std::strcmp(CPUD_ARCH, "x86_64") != 0 && std::strcmp(CPUD_ARCH, "x86") != 0) return c;
   if (src.dump.empty()) {
     c.executed = g_startup_cpuids;
     return c;

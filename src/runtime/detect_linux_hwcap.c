@@ -1,5 +1,7 @@
-/* Detection through the kernel's hwcap words (aarch64, ppc64le, s390x,
- * riscv64 on Linux): the kernel only reports what it also saves state for.
+/* Detection through the kernel's hwcap words (aarch64, 32-bit arm, ppc64le,
+ * s390x, riscv64 on Linux): the kernel only reports what it also saves state
+ * for. A 32-bit arm program gets the 32-bit kernel's words from an aarch64
+ * kernel too (its compat hwcaps: the same bits).
  * getauxval() first; if it gives nothing (a C library without it, or a
  * loader that did not pass the vector on), the same words from
  * /proc/self/auxv.

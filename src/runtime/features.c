@@ -109,9 +109,13 @@ static uint64_t block_hash(const char *s) {
 
 /* Claims `h` in a table: 1 when this call recorded it, 0 when it was there. */
 static int claim(uint64_t *table, uint64_t h) {
+  /* The tables are 8-byte aligned (a global array, a mapped page), which a
+   * uint64_t pointer does not say on 32-bit x86 (4 there): Clang would call
+   * libatomic's __atomic_compare_exchange_8 instead of LOCK CMPXCHG8B. */
+  typedef uint64_t slot __attribute__((aligned(8)));
   for (int i = 0; table && i < CPUD__TABLE_SLOTS; ++i) {
     uint64_t seen = 0;
-    if (__atomic_compare_exchange_n(&table[i], &seen, h, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return 1;
+    if (__atomic_compare_exchange_n((slot *)&table[i], &seen, h, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return 1;
     if (seen == h) return 0;
   }
   return 1; /* table full or unavailable: print rather than lose a warning */

@@ -5,6 +5,7 @@ the check must fail naming the rule, the row and the arch. And the real
 tables must read and pass, with the rows their files hold.
 
   table_checks.py SOURCE_ROOT      exit 0 pass, 1 fail"""
+import ast
 import os
 import re
 import shutil
@@ -17,6 +18,8 @@ sys.path.insert(0, os.path.join(root, 'tools'))
 import cpudispatch_tables as T  # noqa: E402
 
 X86 = os.path.join('x86_64', 'table.py')
+X86_32 = os.path.join('x86', 'table.py')
+PPC = os.path.join('ppc64le', 'table.py')
 AVX2 = "{'name': 'AVX2', 'implies': ['F16C'], 'flags': ['-mavx2'],"
 AVX2_END = "'detect': ['cpuid', 7, 0, 'ebx', 5], 'xcr0': 0x6}"
 # (what is broken, file, text to replace, replacement, the message's words)
@@ -63,17 +66,43 @@ CASES = [
      'group X86_V4 adds nothing to AVX512_SKX X86_V3 min'),
     ('unreadable text', X86, "'name': 'AVX2',", "'name': AVX2',", 'x86_64/table.py:'),
     ('code, not a literal', X86, "'min': ['SSE', 'SSE2'],", "'min': ['SSE'] + ['SSE2'],", 'cannot read the table'),
+    # A table that takes another's rows (x86 takes x86_64's: read_table).
+    ('rows_from an arch without a table', X86_32, "'rows_from': 'x86_64',", "'rows_from': 'x86_65',",
+     'feature table x86: rows_from names x86_65, which has no table'),
+    ('rows taken from a table that takes its own', PPC, "'retired': [],", "'retired': [], 'rows_from': 'x86',",
+     'feature table ppc64le: takes the rows of x86, which takes its own from x86_64'),
+    ('rows_without a row the other table lacks', X86_32, "'CX16',", "'CX17',",
+     'feature table x86: rows_without names CX17, which is no row of x86_64'),
+    ('leaving out a row that a taken row implies', X86_32, "'CX16',", "'CX16', 'SSE42',",
+     'feature table x86: AVX implies SSE42, which rows_without leaves out'),
+    ('an own row that is a taken row too', X86_32, "{'name': 'MMX',", "{'name': 'SSE',",
+     'feature table x86: its own row SSE is a row of x86_64 too'),
+    ('rows_also_imply a taken row', X86_32, "{'SSE': ['MMX']}", "{'SSE': ['SSE2']}",
+     'feature table x86: rows_also_imply: SSE implies SSE2, which is not one of its own rows'),
+    ('rows_also_imply a row left out', X86_32, "{'SSE': ['MMX']}", "{'SSE': ['MMX'], 'CX16': ['MMX']}",
+     'feature table x86: rows_also_imply names CX16, which is no row it takes from x86_64'),
+    ('row_dirs written down', X86_32, "'rows_from': 'x86_64',", "'rows_from': 'x86_64', 'row_dirs': {},",
+     'x86/table.py: unknown key "row_dirs"'),
+    # A broken row of the table whose rows x86 takes is that table's error.
+    ('a taken row broken', X86, AVX2, AVX2.replace("['F16C']", "['AVX512F']"),
+     'feature table x86_64: AVX2 implies AVX512F'),
 ]
 
 failures = []
 real = T.read_tables(os.path.join(root, 'src', 'features'))
 T.check(real, os.path.join(root, 'src', 'features'))
 counts = {t['arch']: len(t['features']) for t in real}
+written = {}
 for arch in T.arches(os.path.join(root, 'src', 'features')):
     with open(os.path.join(root, 'src', 'features', arch, 'table.py')) as fh:
-        rows = len(re.findall(r"\{'name': '", fh.read()))
+        written[arch] = len(re.findall(r"\{'name': '", fh.read()))
+for arch in written:
+    # A table that takes another's rows: its own, then the other's less
+    # those it leaves out.
+    lit = ast.literal_eval(open(os.path.join(root, 'src', 'features', arch, 'table.py')).read())
+    rows = written[arch] + (written[lit['rows_from']] - len(lit['rows_without']) if 'rows_from' in lit else 0)
     if counts[arch] != rows:
-        failures.append('%s: read %d rows, the file has %d' % (arch, counts[arch], rows))
+        failures.append('%s: read %d rows, the files have %d' % (arch, counts[arch], rows))
 print('real tables: ' + ', '.join('%s %d rows' % kv for kv in counts.items()))
 
 for what, rel, old, new, words in CASES:

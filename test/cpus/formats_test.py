@@ -15,6 +15,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import cpu_facts  # noqa: E402  (test/cpu_facts.py)
+
 INFO = sys.argv[1]
 WRAPPER = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
 failures = []
@@ -30,11 +33,11 @@ def leaf_i(leaf, sub, a, b, c, d):
 
 # A Haswell-like CPU, by bits (Intel SDM vol. 2, CPUID): leaf 1 ECX SSE3(0)
 # SSSE3(9) FMA(12) CX16(13) SSE4.1(19) SSE4.2(20) MOVBE(22) POPCNT(23)
-# AES(25) OSXSAVE(27) AVX(28) F16C(29) PCLMUL(1); EDX SSE(25) SSE2(26);
+# AES(25) OSXSAVE(27) AVX(28) F16C(29) PCLMUL(1); EDX MMX(23) SSE(25) SSE2(26);
 # leaf 7 EBX BMI1(3) AVX2(5) BMI2(8); 0x80000001 ECX LAHF(0) LZCNT(5).
 L1_ECX = (1 << 0) | (1 << 1) | (1 << 9) | (1 << 12) | (1 << 13) | (1 << 19) | (1 << 20) | (1 << 22) | \
     (1 << 23) | (1 << 25) | (1 << 27) | (1 << 28) | (1 << 29)
-L1_EDX = (1 << 25) | (1 << 26)
+L1_EDX = (1 << 23) | (1 << 25) | (1 << 26)
 L7_EBX = (1 << 3) | (1 << 5) | (1 << 8)
 AVX512F = 1 << 16  # leaf 7 EBX
 BF16 = 1 << 5      # leaf 7 subleaf 1 EAX
@@ -114,6 +117,8 @@ CASES = {
          'AT_HWCAP: 178bfbff\nAT_HWCAP2: 0x2\nAT_PLATFORM: x86_64\nAT_PHDR: 0x40\nAT_HWCAP: 2\nAT_HWCAP2: 0x0\n'
          'AT_PLATFORM: aarch64\n', ok({'ASIMD'}, {'SVE', 'SVE2'})),
         ('AT_PLATFORM of another arch', 'AT_HWCAP: 2\nAT_PLATFORM: x86_64\n', err('x86_64')),
+        ('AT_PLATFORM of a 32-bit arm program', 'AT_HWCAP: 2\nAT_PLATFORM: v8l\n', err('arm')),
+        ('32-bit arm names', 'AT_HWCAP: half thumb vfp neon vfpv4\n', err('arm')),
         ('s390x names', 'AT_HWCAP:    esan3 zarch stfle msa ldisp eimm etf3eh highgprs vx\n', err('s390x')),
         ('a CPUID dump', HASWELL_R, err('x86')),
         ('not hex, not a name', 'AT_HWCAP: 0xZZ\n', err('"0xZZ"')),
@@ -131,6 +136,28 @@ CASES = {
         ('glibc prints names', 'AT_HWCAP:    esan3 zarch stfle msa ldisp eimm etf3eh highgprs vx vxe\n',
          ok({'VX', 'VXE'}, {'VXE2'})),
         ('hex word', 'AT_HWCAP: 0xa800\n', ok({'VX', 'VXE', 'VXE2'})),
+        ('ppc64le names', 'AT_HWCAP: vsx altivec\n', err('ppc64le')),
+        ('a CPUID dump', HASWELL_R, err('x86')),
+    ],
+    # 32-bit arm: the words of arch/arm/include/uapi/asm/hwcap.h (HWCAP_NEON
+    # 12, HWCAP_VFPv4 16, HWCAP_ASIMDHP 23, HWCAP_ASIMDDP 24, HWCAP_ASIMDFHM
+    # 25; HWCAP2_CRC32 4), by glibc's names or as hex.
+    'arm': [
+        ('glibc prints names (qemu-arm -cpu cortex-a15)',
+         'AT_HWCAP:       swp half thumb fastmult vfp edsp thumbee neon vfpv3 tls vfpv4 idiva idivt vfpd32 lpae\n'
+         'AT_HWCAP2:      \nAT_PLATFORM:     v7l\n', ok({'NEON', 'NEON_FP16', 'NEON_VFPV4'}, {'ASIMD'})),
+        ('NEON without VFPv4 (a Cortex-A8 or A9)',
+         'AT_HWCAP: swp half thumb fastmult vfp edsp thumbee neon vfpv3 tls vfpd32\n',
+         ok({'NEON'}, {'NEON_FP16', 'NEON_VFPV4'})),
+        ('VFPv3-D16 without NEON (hex: swp half thumb fastmult vfp edsp vfpv3 vfpv3d16 tls)', 'AT_HWCAP: 0xe0d7\n',
+         ok((), {'NEON', 'NEON_FP16'})),
+        ('hwcap2 names: Armv8 in AArch32 (crc32)',
+         'AT_HWCAP: half thumb fastmult vfp edsp neon vfpv3 tls vfpv4 idiva idivt vfpd32 lpae evtstrm\n'
+         'AT_HWCAP2: crc32\nAT_PLATFORM: v8l\n', ok({'ASIMD', 'NEON_VFPV4'}, {'ASIMDHP', 'ASIMDDP'})),
+        ('hex words with Linux 6.2 bits: fphp asimdhp asimddp, no asimdfhm',
+         'AT_HWCAP: 0x1ffb0d6\nAT_HWCAP2: 0x1f\n', ok({'ASIMD', 'ASIMDHP', 'ASIMDDP'}, {'ASIMDFHM'})),
+        ('an unknown name', 'AT_HWCAP: neon frobnicate\n', err('"frobnicate"')),
+        ('AT_PLATFORM aarch64', 'AT_HWCAP: 0x1000\nAT_PLATFORM: aarch64\n', err('aarch64')),
         ('ppc64le names', 'AT_HWCAP: vsx altivec\n', err('ppc64le')),
         ('a CPUID dump', HASWELL_R, err('x86')),
     ],
@@ -171,11 +198,17 @@ def run(text):
 
 arch = json.loads(subprocess.run(WRAPPER + [INFO, '--json'], capture_output=True, text=True, check=True).stdout)['arch']
 cases = list(CASES.get(arch, []))
-if arch == 'x86_64':
+if arch == 'x86':
+    # 32-bit x86 reads the same dumps (the same parser, the same CPUID):
+    # x86_64's cases, less the names that exist in 64-bit mode only.
+    only_64bit = cpu_facts.X86_ONLY_IN['x86_64']
+    cases = [(d, text, ('ok', want[1] - only_64bit, want[2] - only_64bit) if want[0] == 'ok' else want)
+             for d, text, want in CASES['x86_64']]
+if arch in ('x86_64', 'x86'):
     # Every other arch's dumps are refused here.
     cases += [('%s: %s' % (a, d), text, err('auxiliary-vector') if 'AT_HWCAP' in text and 'CPUID' not in d
                and 'eax=' not in text else want)
-              for a, cs in CASES.items() if a != arch for d, text, want in cs if want[0] == 'ok']
+              for a, cs in CASES.items() if a != 'x86_64' for d, text, want in cs if want[0] == 'ok']
 for desc, text, want in cases:
     p = run(text)
     if want[0] == 'ok':
@@ -213,9 +246,9 @@ for desc, args, needle in [('--cpu-dump without FILE', ['--cpu-dump'], '--cpu-du
 # Skylake-SP. A feature of this build's baseline cannot be masked: then one
 # line naming it and status 78 (docs/api.md, CPUD_EXIT_ENV), not a report.
 CPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)))
-masked_cases = {'x86_64': [(HASWELL_R, 'AVX2', 'X86_V3'),
-                           (open(os.path.join(CPUS, 'x86_64', 'intel-skylake-sp.txt')).read(),
-                            'AVX512F', 'AVX512_SKX')]}.get(arch, [])
+SKYLAKE_SP = open(os.path.join(CPUS, 'x86_64', 'intel-skylake-sp.txt')).read()
+masked_cases = {'x86_64': [(HASWELL_R, 'AVX2', 'X86_V3'), (SKYLAKE_SP, 'AVX512F', 'AVX512_SKX')],
+                'x86': [(SKYLAKE_SP, 'AVX512F', 'AVX512_SKX')]}.get(arch, [])
 for text, feature, implier in masked_cases:
     cases.append(('env mask over a dump: ' + feature, None, None))
     with tempfile.NamedTemporaryFile('w', suffix='.txt', delete=False) as fh:

@@ -8,6 +8,11 @@ exactly when it lacks part of the build's baseline; every record of another
 arch must be refused with one line and status 2. Under MESON_EXE_WRAPPER
 (qemu) the host CPU differs and the answers must not.
 
+x86_64 and 32-bit x86 read the same CPUID (a 32-bit program on an x86-64
+CPU sees what a 64-bit one does), so each replays the other's records too,
+their `# expect:` names less those that exist in the other mode only
+(test/cpu_facts.py's X86_ONLY_IN, written from the ISA, not from the tables).
+
   records_test.py PATH/TO/cpudispatch-info RECORDS_DIR
 """
 import glob
@@ -17,11 +22,28 @@ import shlex
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import cpu_facts  # noqa: E402  (test/cpu_facts.py)
+
 INFO, ROOT = sys.argv[1], sys.argv[2]
 WRAPPER = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
 EXIT_BASELINE, EXIT_BAD_DUMP = 69, 2
 HEADER = ('cpu', 'source', 'expect')
 failures = []
+
+
+# Names of one x86 mode only (test/cpu_facts.py): 64-bit mode's CX16, LAHF,
+# psABI levels, CMPCCXADD, AMX, APX; 32-bit x86's MMX, part of x86-64
+# itself, so every x86_64 record's CPU has it and no x86_64 `expect:` line
+# names it.
+X86 = ('x86', 'x86_64')
+ONLY_IN = cpu_facts.X86_ONLY_IN
+IMPLIED_BY_ARCH = {('x86', 'x86_64'): ['MMX']}  # (build, record's arch): names the record's arch has by definition
+
+
+def mine(arch):
+    """Whether a record of `arch` describes a CPU this build replays."""
+    return arch == BUILD_ARCH or (arch in X86 and BUILD_ARCH in X86)
 
 
 def read_record(path):
@@ -51,10 +73,13 @@ def run(path):
     return p
 
 
-def check_record(path):
+def check_record(path, arch):
     rec = read_record(path)
     if rec is None:
         return
+    if arch != BUILD_ARCH:  # the other x86 mode's record
+        rec['expect'] = (IMPLIED_BY_ARCH.get((BUILD_ARCH, arch), []) +
+                         [n for n in rec['expect'] if n not in ONLY_IN[arch]])
     p = run(path)
     try:
         data = json.loads(p.stdout)
@@ -95,7 +120,7 @@ def check_record(path):
     # are all in the copy, except AVX10_2's leaf 0x24 (and leaf 0 for the
     # maximum). Without a copy: leaves 0, 1, 7.0, 7.1, 0x24, 0x80000000 and
     # 0x80000001 at most, once each.
-    if BUILD_ARCH == 'x86_64':
+    if BUILD_ARCH in X86:
         cost = data['startup_cpuid']
         bound = 2 if 'AVX10_2' in data['dispatch'] else 0
         if cost is None or cost['glibc_copy'] > bound or not 2 <= cost['no_copy'] <= 7:
@@ -128,7 +153,8 @@ unnamed = []
 
 
 def check_foreign(path, arch):
-    if BUILD_ARCH != 'x86_64' and arch != 'x86_64' and not says_its_arch(path):
+    # x86 builds read CPUID only: they refuse every auxiliary-vector dump.
+    if BUILD_ARCH not in X86 and arch not in X86 and not says_its_arch(path):
         unnamed.append(path)
         return
     p = run(path)
@@ -146,7 +172,7 @@ LIVE = json.loads(live.stdout)
 # This CPU's start-up (x86): every constructor before main. With the C
 # library's copy, the same bound as the records' (this CPU's bits: the
 # replay of a recorded CPU cannot know them); without one, 7 leaves.
-if BUILD_ARCH == 'x86_64':
+if BUILD_ARCH in X86:
     cost = LIVE['startup_cpuid']
     bound = (2 if 'AVX10_2' in LIVE['dispatch'] else 0) if cost and cost['libc_copy'] else 7
     if cost is None or cost['executed'] > bound:
@@ -164,19 +190,20 @@ count = 0
 for arch in arches:
     for path in sorted(glob.glob(os.path.join(ROOT, arch, '*.txt'))):
         count += 1
-        if arch == BUILD_ARCH:
-            check_record(path)
+        if mine(arch):
+            check_record(path, arch)
         else:
             check_foreign(path, arch)
-mine = glob.glob(os.path.join(ROOT, BUILD_ARCH, '*.txt'))
+own = glob.glob(os.path.join(ROOT, BUILD_ARCH, '*.txt'))
+replayed = [p for a in arches if mine(a) for p in glob.glob(os.path.join(ROOT, a, '*.txt'))]
 # An arch without a feature table detects nothing: no record to replay.
 tableless = not LIVE['features']
-if not mine and not tableless:
+if not own and not tableless:
     failures.append('no records for %s under %s' % (BUILD_ARCH, ROOT))
 for f in failures:
     print('FAIL:', f)
-print('%d records (%d of %s; %d of other arches do not name theirs), %d failures'
-      % (count, len(mine), BUILD_ARCH, len(unnamed), len(failures)))
+print('%d records (%d of %s, %d replayed; %d of other arches do not name theirs), %d failures'
+      % (count, len(own), BUILD_ARCH, len(replayed), len(unnamed), len(failures)))
 if tableless and not failures:
     print('SKIP: %s has no feature table, so no record of it to replay (the other arches\' records were read)'
           % BUILD_ARCH)

@@ -20,8 +20,9 @@ native file, a cross file), builds `app` once, then:
              flags, could otherwise serve the runtime);
            - every undefined symbol is defined by another runtime object or by
              the C library (libc.so.6 / libc_nonshared.a of the target): no
-             compiler-runtime helper (libgcc), whose control is a 128-bit
-             division compiled with the runtime's command, which needs one.
+             compiler-runtime helper (libgcc), whose control is a double-width
+             division (128-bit; 64-bit on 32-bit arches) compiled with the
+             runtime's command, which needs one.
   controls the same runtime sources compiled with the build's own commands but
            the floor flags stripped: on x86 the checker must find VEX in them;
            and test/floor/probe.c (loops that vectorise) compiled with the
@@ -73,9 +74,26 @@ CASES = {
     'aarch64-mcpu-cross-file-clang': dict(cross='aarch64-linux-gnu', clang=True, how='cross-file',
                                           flags=['-mcpu=cortex-a76'], key='ASIMDDP', buildtype='release',
                                           low=['cortex-a53'], high=['cortex-a76'], relink=True),
+    # 32-bit arm (armhf: no NEON in the floor). An -mfpu=neon in the cross
+    # file, and Clang with -mcpu=cortex-a15 (NEON, VFPv4 and hardware divide
+    # from the CPU name alone: the floor resets the FPU and the CPU).
+    # cortex-r5f: VFPv3-D16 without NEON (src/run/qemu-models.txt).
+    'arm-cross-file-gcc': dict(cross='arm-linux-gnueabihf', how='cross-file', flags=['-mfpu=neon'], key='NEON',
+                               buildtype='release', low=['cortex-r5f'], high=['cortex-a8'], relink=True),
+    'arm-mcpu-cross-file-clang': dict(cross='arm-linux-gnueabihf', clang=True, how='cross-file',
+                                      flags=['-mcpu=cortex-a15'], key='NEON_VFPV4', buildtype='release',
+                                      low=['cortex-r5f', 'cortex-a8'], high=['cortex-a15'], relink=True),
+    # 32-bit x86 (i686: no MMX or SSE in the floor), with the usual recipe for
+    # SSE2 maths on i686 in the cross file: -march=pentium4 -mfpmath=sse.
+    # Clang 14 stops at -mfpmath=sse next to the floor's -mno-sse unless
+    # the floor also says -mfpmath=387. pentium2 (MMX, no SSE) traps SSE.
+    'i686-cross-file-clang': dict(cross='i686-linux-gnu', clang=True, how='cross-file',
+                                  flags=['-march=pentium4', '-mfpmath=sse'], key='SSE2', buildtype='release',
+                                  low=['pentium2'], high=['coreduo'], relink=True),
 }
+ARCH_OF_TRIPLE = {'aarch64-linux-gnu': 'aarch64', 'arm-linux-gnueabihf': 'arm', 'i686-linux-gnu': 'x86'}
 # Fewer configure-time compiler checks: the targets the fixture's sources use.
-DISPATCH = {'x86_64': 'X86_V3 AVX512_SKX', 'aarch64': 'max'}
+DISPATCH = {'x86_64': 'X86_V3 AVX512_SKX', 'aarch64': 'max', 'arm': 'max', 'x86': 'SSE42 AVX2 FMA3 AVX512_SKX'}
 
 BMI_VEX = {'andn', 'bextr', 'blsi', 'blsmsk', 'blsr', 'bzhi', 'mulx', 'pdep', 'pext', 'rorx', 'sarx', 'shlx', 'shrx'}
 # v-prefixed mnemonics that are not AVX (VMX/SVM, segment verification).
@@ -84,6 +102,16 @@ NOT_AVX = re.compile(r'^(verr|verw|vmcall|vmlaunch|vmresume|vmxoff|vmxon|vmread|
 # Armv8.1 LSE atomics (GCC's outline atomics call libgcc helpers instead).
 LSE = re.compile(r'^(casp?|ld(add|clr|eor|set|smax|smin|umax|umin)|st(add|clr|eor|set|smax|smin|umax|umin)|swp)'
                  r'(a|al|l)?[bh]?$')
+# 32-bit arm: what VFPv3-D16 has (the floor); any other v-mnemonic, a Q
+# register or D16-D31 is NEON or later (VFPv4's VFMA, Armv8's VRINT/VMAXNM,
+# FP16), as are hardware divide (Cortex-A7/A15, not A8/A9) and the Armv8
+# instructions (CRC32, crypto, load-acquire/store-release).
+ARM_COND = r'(eq|ne|cs|cc|hs|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)?'
+ARM_VFP = re.compile(r'^(vldr|vstr|vldm(ia|db)?|vstm(ia|db)?|vpush|vpop|vmov|vmrs|vmsr|vadd|vsub|vmul|vnmul|vdiv|vmla|'
+                     r'vmls|vnmla|vnmls|vneg|vabs|vsqrt|vcmpe?|vcvtr?)' + ARM_COND + r'(\.(f32|f64|s32|u32|32|64))*$')
+ARM_NEON_REGS = re.compile(r'\bq\d+\b|\bd(1[6-9]|2\d|3[01])\b')
+ARM_ABOVE = re.compile(r'^(sdiv|udiv|crc32\w*|aes\w+|sha1\w+|sha256\w+|lda\w*|stl\w*)' + ARM_COND + r'(\.\w+)?$')
+X86_32_ABOVE = {'mfence', 'lfence', 'sfence', 'movnti', 'ldmxcsr', 'stmxcsr', 'popcnt', 'lzcnt', 'movbe'}
 PREFIXES = {'lock', 'rep', 'repz', 'repnz', 'repe', 'repne', 'data16', 'addr32', 'notrack', 'bnd', 'cs', 'ds', 'es',
             'fs', 'gs', 'ss', 'rex', 'rex.w', 'xacquire', 'xrelease'}
 
@@ -106,7 +134,7 @@ def instructions(objdump, path):
 def above_floor(arch, objdump, path):
     """Instructions of `path` that the arch's floor lacks (a detector, not a
     full ISA decoder: VEX/EVEX on x86; LSE atomics, RCpc loads, dot product,
-    SVE, fp16 arithmetic on aarch64)."""
+    SVE, fp16 arithmetic on aarch64; NEON and later on 32-bit arm)."""
     bad = []
     for mn, ops, line in instructions(objdump, path):
         if arch == 'x86_64':
@@ -118,6 +146,15 @@ def above_floor(arch, objdump, path):
             if (mn in ('udot', 'sdot', 'usdot', 'ldapr', 'ldaprb', 'ldaprh') or LSE.match(mn)
                     or re.search(r'\bz\d+\.[bhsdq]\b|\bp\d+(/[mz])?\b', ops)
                     or (mn.startswith('f') and not mn.startswith('fcvt') and re.search(r'\.[48]h\b|\bh\d+\b', ops))):
+                bad.append(line)
+        elif arch == 'arm':
+            if (mn.startswith('v') and (not ARM_VFP.match(mn) or ARM_NEON_REGS.search(ops))) or ARM_ABOVE.match(mn):
+                bad.append(line)
+        elif arch == 'x86':
+            # i686: x87 and the general registers; no MMX, SSE or AVX register,
+            # no VEX, and none of SSE2's fences and non-temporal stores.
+            if (re.search(r'%[xyz]?mm\d|%k[0-7]\b', ops) or mn in BMI_VEX or mn in X86_32_ABOVE
+                    or (mn.startswith('v') and not NOT_AVX.match(mn))):
                 bad.append(line)
     return bad
 
@@ -144,7 +181,7 @@ class Case:
         self.tmp = tmp
         self.failures = []
         self.build = os.path.join(tmp, 'build')
-        self.arch = 'aarch64' if self.c.get('cross') else 'x86_64'
+        self.arch = ARCH_OF_TRIPLE[self.c['cross']] if self.c.get('cross') else 'x86_64'
         prefix = self.c['cross'] + '-' if self.c.get('cross') else ''
         self.tools = {t: prefix + t for t in ('objdump', 'readelf', 'nm', 'ar')}
         if 'cc' in self.c:
@@ -153,8 +190,10 @@ class Case:
             self.cc, self.cxx = ['clang', '--target=' + self.c['cross']], ['clang++', '--target=' + self.c['cross']]
         else:
             self.cc, self.cxx = [prefix + 'gcc'], [prefix + 'g++']
-        self.qemu = 'qemu-' + self.arch
+        self.qemu = {'x86': 'qemu-i386'}.get(self.arch, 'qemu-' + self.arch)
         self.qemu_args = ['-L', '/usr/' + self.c['cross']] if self.c.get('cross') else []
+        if self.arch == 'x86':  # the sysroot's C library with its loader (cross/i686-linux-gnu.txt)
+            self.qemu_args += ['-E', 'LD_LIBRARY_PATH=/usr/%s/lib' % self.c['cross']]
 
     def fail(self, msg):
         print('FAIL:', msg)
@@ -237,7 +276,7 @@ class Case:
         (Spelled generically on purpose, not as a copy of the table.)"""
         flags = self.c['flags']
         last = max(i for i, a in enumerate(args) if a in flags)
-        floor = re.compile(r'^(-m(arch|tune|cpu)=.*|-mno-.*|-fno-lto)$')
+        floor = re.compile(r'^(-m(arch|tune|cpu|fpu|fpmath)=.*|-mno-.*|-fno-lto)$')
         return args[:last + 1] + [a for a in args[last + 1:] if not floor.match(a)], \
             [a for a in args[last + 1:] if floor.match(a)]
 
@@ -359,17 +398,21 @@ class Case:
               % (len(objs), len(defined), len(undefined - defined), not weak))
         if foreign:
             self.fail('the runtime needs symbols that are not libc\'s (a compiler-runtime helper?): %s' % foreign)
-        # Control: a helper the compiler must call (128-bit division) is
-        # seen by the same reading of undefined symbols.
+        # Control: a helper the compiler must call (a division of twice the
+        # register width: 128-bit on 64-bit arches, 64-bit on 32-bit ones,
+        # which have no __int128) is seen by the same reading of undefined
+        # symbols.
         helper_src = os.path.join(self.tmp, 'needs_helper.c')
         with open(helper_src, 'w') as fh:
-            fh.write('unsigned __int128 cpud_probe_div(unsigned __int128 a, unsigned __int128 b) { return a / b; }\n')
+            fh.write('#if defined(__SIZEOF_INT128__)\ntypedef unsigned __int128 wide;\n#else\n'
+                     'typedef unsigned long long wide;\n#endif\n'
+                     'wide cpud_probe_div(wide a, wide b) { return a / b; }\n')
         helper_obj = os.path.join(self.tmp, 'needs_helper.o')
         if self.recompile(e, shlex.split(e['command']), helper_obj, helper_src):
             und = [l.split()[7] for l in run([readelf, '-sW', helper_obj], check=True).stdout.splitlines()
                    if len(l.split()) >= 8 and l.split()[6] == 'UND' and l.split()[7]]
             if not [s for s in und if s not in libc]:
-                self.fail('control: a 128-bit division compiled with the runtime\'s command shows no helper '
+                self.fail('control: a double-width division compiled with the runtime\'s command shows no helper '
                           'outside libc (%s): the symbol check proves nothing' % und)
         if self.c.get('relink'):
             self.relink(ctl_dir)

@@ -17,6 +17,28 @@
 #error "a member of this target was compiled without its flags"
 #endif
 
+#if defined(CPUD_HAVE_ASIMDDP) || defined(CPUD_HAVE_ASIMDHP)
+namespace CPUD_TARGET_NS {
+// Across-vector adds: one instruction in AArch64, pairwise adds in AArch32
+// (32-bit arm has ASIMDDP and ASIMDHP too).
+inline std::uint32_t add_across(uint32x4_t x) {
+#if defined(__aarch64__)
+  return vaddvq_u32(x);
+#else
+  const uint32x2_t h = vadd_u32(vget_low_u32(x), vget_high_u32(x));
+  return vget_lane_u32(vpadd_u32(h, h), 0);
+#endif
+}
+inline std::uint32_t add_across(uint16x8_t x) {
+#if defined(__aarch64__)
+  return vaddvq_u16(x);
+#else
+  return add_across(vpaddlq_u16(x));
+#endif
+}
+}  // namespace CPUD_TARGET_NS
+#endif
+
 // a * b + c: fused where the build has FMA3, else with the product rounded
 // first (volatile: the compiler may not contract it).
 double CPUD_FN(grouped_fma)(double a, double b, double c, const char **target) {
@@ -49,21 +71,26 @@ std::uint64_t CPUD_FN(grouped_mix)(const std::uint8_t *v) {
 #endif
   std::uint32_t dot = 0;
 #if defined(CPUD_HAVE_ASIMDDP)
-  dot = vaddvq_u32(vdotq_u32(vdupq_n_u32(0), vld1q_u8(v), vld1q_u8(v + 16)));
+  dot = CPUD_TARGET_NS::add_across(vdotq_u32(vdupq_n_u32(0), vld1q_u8(v), vld1q_u8(v + 16)));
 #else
   for (int i = 0; i < 16; ++i) dot += static_cast<std::uint32_t>(v[i]) * v[16 + i];
 #endif
   std::uint32_t sum = 0;
 #if defined(CPUD_HAVE_AVX2)
   const __m256i s = _mm256_sad_epu8(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(v)), _mm256_setzero_si256());
+#if defined(__x86_64__)
   sum = static_cast<std::uint32_t>(_mm256_extract_epi64(s, 0) + _mm256_extract_epi64(s, 1) +
                                    _mm256_extract_epi64(s, 2) + _mm256_extract_epi64(s, 3));
+#else  // 32-bit x86 has no 64-bit extract; each sum fits the lane's low half
+  sum = static_cast<std::uint32_t>(_mm256_extract_epi32(s, 0) + _mm256_extract_epi32(s, 2) +
+                                   _mm256_extract_epi32(s, 4) + _mm256_extract_epi32(s, 6));
+#endif
 #elif defined(CPUD_HAVE_ASIMDHP)
   // Half floats hold the integers below 2048 exactly: each lane adds four bytes.
   for (int i = 0; i < 32; i += 16) {
     const float16x8_t lo = vcvtq_f16_u16(vmovl_u8(vld1_u8(v + i)));
     const float16x8_t hi = vcvtq_f16_u16(vmovl_u8(vld1_u8(v + i + 8)));
-    sum += vaddvq_u16(vcvtq_u16_f16(vaddq_f16(lo, hi)));
+    sum += CPUD_TARGET_NS::add_across(vcvtq_u16_f16(vaddq_f16(lo, hi)));
   }
 #else
   for (int i = 0; i < 32; ++i) sum += v[i];

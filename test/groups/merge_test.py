@@ -18,11 +18,12 @@ below, its header written to a temporary folder):
    word is checked against the configure-written lines of its two
    members, by properties this script states itself: the same plain flags
    in a compatible order, one -march=/-mcpu= per prefix holding every
-   extension of both, and a define for the group, each member and all
-   they imply.
+   extension of both (one -mfpu=, the highest feature's, on 32-bit arm),
+   and a define for the group, each member and all they imply.
 3. A few groups per arch: each member's test program (FEATURES_DIR/<f>.c)
    compiles with the group's arguments, and not with the other member's
    flags alone (so the program tells whether the merge kept that member)."""
+import ast
 import os
 import subprocess
 import sys
@@ -44,10 +45,12 @@ order = [w[1] for w in facts if w[0] == 'feature']
 targets = [w[1] for w in facts if w[0] == 'target']
 target_flags = {w[1]: w[2:] for w in facts if w[0] == 'target-flags'}
 sep = next((w[1] for w in facts if w[0] == 'ext-sep'), '+')
-PREFIXES = ('-march=', '-mcpu=')
+PREFIXES = ('-march=', '-mcpu=', '-mfpu=')
 SAMPLES = {
     'x86_64': [['AVX2', 'FMA3'], ['AVX512_SKX', 'VPCLMULQDQ'], ['BMI2', 'AVX2', 'FMA3'], ['AVX512_SKX', 'GFNI']],
+    'x86': [['AVX2', 'FMA3'], ['AVX512_SKX', 'VPCLMULQDQ'], ['SSE2', 'RDRND']],
     'aarch64': [['ASIMDDP', 'ASIMDHP'], ['SVE', 'I8MM'], ['SVE2', 'ASIMDDP']],
+    'arm': [['ASIMDDP', 'ASIMDHP'], ['ASIMDDP', 'ASIMDFHM']],
     'riscv64': [['RVV', 'ZBB'], ['ZBS', 'ZBB', 'ZBA'], ['RVV', 'ZBS']],
 }
 samples = [m for m in SAMPLES.get(cfg.arch, []) if all(x in targets for x in m)]
@@ -160,6 +163,16 @@ for a, b in pair_list:
 
 
 # --- 3. compile each member's test program with a few groups' arguments ------
+def test_program(m):
+    """A row's test program: beside the arch's table, or beside the table
+    whose rows it takes (src/features/x86 takes x86_64's, 'rows_from')."""
+    src = os.path.join(features_dir, m.lower() + '.c')
+    if not os.path.exists(src):
+        table = ast.literal_eval(open(os.path.join(features_dir, 'table.py')).read())
+        src = os.path.join(os.path.dirname(features_dir), table.get('rows_from', ''), m.lower() + '.c')
+    return src
+
+
 def compiles(src, flags, d):
     r = subprocess.run(cc + flags + ['-c', src, '-o', os.path.join(d, 'x.o')], capture_output=True, text=True)
     return r.returncode == 0, r.stderr
@@ -174,7 +187,7 @@ with tempfile.TemporaryDirectory() as d:
             failures.append('%s: the generator printed no word for %s' % ('+'.join(members), group))
             continue
         for m in members:
-            src = os.path.join(features_dir, m.lower() + '.c')
+            src = test_program(m)
             ok, err = compiles(src, args, d)
             if not ok:
                 failures.append('%s does not compile with the arguments of %s:\n%s' % (src, group, err))

@@ -1,6 +1,6 @@
 // Test oracle: what the CPU has, from sources independent of cpudispatch:
 // the flags the kernel lists in /proc/cpuinfo ("flags" on x86, "Features" on
-// aarch64), or $CPUD_TEST_CPU_FLAGS when set (emulated CPUs under qemu-user,
+// aarch64 and arm), or $CPUD_TEST_CPU_FLAGS when set (emulated CPUs under qemu-user,
 // whose /proc/cpuinfo is the host's), and on x86 also the test's own CPUID
 // reader (../cpuid_flags.h, written from the SDM): a kernel lists only the
 // flags it knows, so a flag it does not list is no proof the CPU lacks it.
@@ -56,7 +56,7 @@ inline std::set<std::string> kernel_flags(bool *found = nullptr) {
 // Under qemu-user it reads the emulated model's CPUID.
 inline std::set<std::string> cpuid_flags() {
   std::set<std::string> out;
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
   char buf[4096];
   oracle_live_flags(buf, sizeof buf);
   std::istringstream in(buf);
@@ -79,6 +79,20 @@ inline std::set<std::string> cpu_flags(bool *found = nullptr) {
   std::set<std::string> out = kernel_flags(found);
   for (const std::string &f : cpuid_flags()) out.insert(f);
   return out;
+}
+
+// Whether the kernel's list describes another CPU than the one this program
+// runs on: a 32-bit x86 program under qemu-user without CPUD_TEST_CPU_FLAGS,
+// where /proc/cpuinfo is the host's and CPUID the emulated model's. A CPU
+// whose kernel lists "lm" reports long mode in CPUID in every mode;
+// qemu-i386's models never do.
+inline bool kernel_describes_another_cpu() {
+#if defined(__i386__)
+  if (std::getenv("CPUD_TEST_CPU_FLAGS")) return false;
+  return kernel_flags().count("lm") && !cpuid_flags().count("lm");
+#else
+  return false;
+#endif
 }
 
 struct row {
@@ -126,6 +140,24 @@ inline const std::vector<row> &x86_rows() {
   return r;
 }
 
+// 32-bit x86 (i686): the same CPUs, the same CPUID and kernel flags, less
+// what exists in 64-bit mode only: CMPXCHG16B; LAHF/SAHF's bit, which
+// reports them in 64-bit mode (32-bit mode always has them); the x86-64
+// psABI levels, built on those two; CMPccXADD, AMX and APX (Intel SDM: #UD
+// outside 64-bit mode). Plus MMX, which x86-64 has by definition.
+inline const std::vector<row> &x86_32_rows() {
+  static const std::vector<row> r = [] {
+    const std::set<std::string> only_64bit = {"CX16",     "LAHF",     "X86_V2",   "X86_V3",      "X86_V4",
+                                              "CMPCCXADD", "AMX_TILE", "AMX_INT8", "AMX_BF16",    "AMX_FP16",
+                                              "AMX_COMPLEX", "APX_F"};
+    std::vector<row> out = {{"MMX", "mmx"}};
+    for (const row &x : x86_rows())
+      if (!only_64bit.count(x.feature)) out.push_back(x);
+    return out;
+  }();
+  return r;
+}
+
 // aarch64 (Linux "Features" names).
 inline const std::vector<row> &aarch64_rows() {
   static const std::vector<row> r = {
@@ -136,6 +168,20 @@ inline const std::vector<row> &aarch64_rows() {
       {"SVE2_AES", "sveaes sve2 sve asimdhp"}, {"SVE2_BITPERM", "svebitperm sve2 sve asimdhp"},
       {"SVE2_SHA3", "svesha3 sve2 sve asimdhp"}, {"SVE_256", "sve asimdhp sve_vl=32"},
       {"SME", "sme bf16 asimdhp"},
+  };
+  return r;
+}
+
+// 32-bit arm (Linux "Features" names of a 32-bit kernel, or of an aarch64
+// kernel showing a 32-bit program's: the same words). The kernel lists no
+// flag for NEON's half-precision conversion, which VFPv4 includes; Armv8
+// shows itself in AArch32 only through AT_HWCAP2 (aes pmull sha1 sha2 crc32,
+// Armv8 instructions all), and of those crc32 is in every Armv8-A core.
+inline const std::vector<row> &arm_rows() {
+  static const std::vector<row> r = {
+      {"NEON", "neon"}, {"NEON_FP16", "neon vfpv4"}, {"NEON_VFPV4", "neon vfpv4"},
+      {"ASIMD", "crc32 neon vfpv4"}, {"ASIMDHP", "asimdhp crc32 neon vfpv4"},
+      {"ASIMDDP", "asimddp crc32 neon vfpv4"}, {"ASIMDFHM", "asimdfhm asimdhp crc32 neon vfpv4"},
   };
   return r;
 }

@@ -26,7 +26,9 @@ namespace {
 
 const std::vector<oracle::row> *rows_for_arch() {
   if (!std::strcmp(CPUD_ARCH, "x86_64")) return &oracle::x86_rows();
+  if (!std::strcmp(CPUD_ARCH, "x86")) return &oracle::x86_32_rows();
   if (!std::strcmp(CPUD_ARCH, "aarch64")) return &oracle::aarch64_rows();
+  if (!std::strcmp(CPUD_ARCH, "arm")) return &oracle::arm_rows();
   if (!std::strcmp(CPUD_ARCH, "ppc64le")) return &oracle::ppc64le_rows();
   if (!std::strcmp(CPUD_ARCH, "s390x")) return &oracle::s390x_rows();
   if (!std::strcmp(CPUD_ARCH, "riscv64")) return &oracle::riscv64_rows();
@@ -39,9 +41,14 @@ TEST(Detection, EveryFeatureMatchesTheOracle) {
   const auto kernel = oracle::kernel_flags(&found);
   const auto have = oracle::cpu_flags();
   // Off x86 the oracle is CPUD_TEST_CPU_FLAGS (tools/qemu-matrix.py sets it
-  // per emulated model); a native aarch64 /proc/cpuinfo works too.
+  // per emulated model); a native aarch64 /proc/cpuinfo works too, and a
+  // 32-bit arm one that lists the 32-bit names (every armhf CPU has "vfp";
+  // an aarch64 kernel shows them only to a PER_LINUX32 process).
+  // 32-bit x86 under qemu-user: /proc/cpuinfo is the host's (cpu_oracle.h).
   bool usable_oracle = std::getenv("CPUD_TEST_CPU_FLAGS") || !std::strcmp(CPUD_ARCH, "x86_64") ||
-                       (!std::strcmp(CPUD_ARCH, "aarch64") && have.count("asimd"));
+                       (!std::strcmp(CPUD_ARCH, "x86") && !oracle::kernel_describes_another_cpu()) ||
+                       (!std::strcmp(CPUD_ARCH, "aarch64") && have.count("asimd")) ||
+                       (!std::strcmp(CPUD_ARCH, "arm") && have.count("vfp"));
   if (!rows || !found || !usable_oracle)
     GTEST_SKIP() << "no CPU-feature oracle for " << CPUD_ARCH
                  << " here (set CPUD_TEST_CPU_FLAGS under emulation)";
@@ -62,12 +69,15 @@ TEST(Detection, EveryFeatureMatchesTheOracle) {
   }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 TEST(Detection, AgreesWithBuiltinCpuSupports) {
   struct {
     const char *feature;
     bool supported;
   } rows[] = {
+#if defined(__i386__)
+      {"MMX", __builtin_cpu_supports("mmx") != 0},
+#endif
       {"SSE", __builtin_cpu_supports("sse") != 0},         {"SSE2", __builtin_cpu_supports("sse2") != 0},
       {"SSE3", __builtin_cpu_supports("sse3") != 0},       {"SSSE3", __builtin_cpu_supports("ssse3") != 0},
       {"SSE41", __builtin_cpu_supports("sse4.1") != 0},    {"SSE42", __builtin_cpu_supports("sse4.2") != 0},
@@ -95,7 +105,7 @@ TEST(Detection, AgreesWithBuiltinCpuSupports) {
 }
 #endif
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 // The distinct (leaf, subleaf) pairs the rows of `want` read.
 unsigned table_leaves(const cpud::feature_set &want, bool outside_glibc_copy) {
   unsigned seen[64][2], n = 0;
@@ -175,6 +185,10 @@ TEST(Detection, OnlyTheWantedRowsAreRead) {
   EXPECT_EQ(got, avx10_2);
   EXPECT_EQ(count(every_feature(), false), 7u) << "leaves 0, 1, 7.0, 7.1, 0x24, 0x80000000, 0x80000001";
 }
+#endif
+
+// AMX exists in 64-bit mode only (32-bit x86 has no AMX rows).
+#if defined(__x86_64__)
 
 // The kernel is asked for AMX's permission only when an AMX row is wanted,
 // and once for all of them. SDM: CPUID.(7,0):EDX 22 AMX-BF16, 24 AMX-TILE,

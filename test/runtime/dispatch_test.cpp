@@ -108,6 +108,26 @@ TEST(Dispatch, ScopedFeaturesReselectsAndRestores) {
 }
 #endif
 
+#if defined(CPUD_ARCH_X86)
+// 32-bit x86: the demo kernels' targets there are SSE2 (a dispatch target
+// on i686, whose baseline has no SSE), SSE42 and AVX512_SKX (X86_V3 is
+// x86-64's: ignored). Each needs what the CPU generations that have it have.
+TEST(Dispatch, X86_32SelectionMatchesTheCpuinfoOracle) {
+  bool found = false;
+  auto have = oracle::cpu_flags(&found);
+  if (!found || oracle::kernel_describes_another_cpu())
+    GTEST_SKIP() << "no oracle for this CPU here (under qemu-user: set CPUD_TEST_CPU_FLAGS)";
+  if (std::getenv("CPUDISPATCH_DISABLE_CPU_FEATURES") || std::getenv("CPUDISPATCH_ENABLE_CPU_FEATURES"))
+    GTEST_SKIP() << "masked by the environment";
+  const auto &d = cpud_demo_dot_f32;
+  std::string want = "baseline";
+  if (compiled(d, "SSE2") && oracle::has_all(have, "sse2 sse mmx")) want = "SSE2";
+  if (compiled(d, "SSE42") && oracle::has_all(have, "sse4_2 popcnt sse4_1 ssse3 pni sse2 sse mmx")) want = "SSE42";
+  if (compiled(d, "AVX512_SKX") && oracle::has_all(have, ORACLE_SKX)) want = "AVX512_SKX";
+  EXPECT_EQ(std::string(cpud_demo_dot_f32.selected_name()), want);
+}
+#endif
+
 // One rule for C and C++: a target is usable when every feature it needs is.
 // The C macros test each feature the target needs; the C++ dispatcher tests
 // the target's own bit; they agree because every usable mask is closed over

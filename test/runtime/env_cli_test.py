@@ -134,7 +134,7 @@ if arch == 'x86_64' and 'X86_V3' in detected and 'X86_V3' not in base['baseline'
         check(not set(sel.values()) & set(gone), 'DISABLE=%s still selects %s' % (level, sel))
 
 # Names of another arch: warning, ignored; a name that is not a dispatch target: warning.
-foreign = 'ASIMDDP' if arch != 'aarch64' else 'AVX2'
+foreign = 'AVX2' if arch in ('aarch64', 'arm') else 'ASIMDDP'  # (ASIMDDP is both Arm arches' name)
 got, err = info({DIS: foreign})
 check('is not a feature of %s; ignored' % arch in err and got['features'] == base['features'],
       'foreign name should warn and change nothing: %r' % err)

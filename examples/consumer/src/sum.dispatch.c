@@ -1,6 +1,6 @@
 /* Sum of floats, one C source compiled once per target of its list
- * (meson.build): SSE (baseline x86_64), AVX2, AVX-512, NEON (aarch64), plus a
- * plain loop for every other arch. */
+ * (meson.build): SSE (baseline x86_64), AVX2, AVX-512, NEON (aarch64, and 32-bit
+ * arm's ASIMD), plus a plain loop for every other arch. */
 #include "sum.dispatch.h"
 
 #include <stddef.h>
@@ -26,7 +26,12 @@ float CPUD_FN(sum)(const float *p, size_t n) {
 #elif defined(CPUD_HAVE_ASIMD)
   float32x4_t acc = vdupq_n_f32(0.0f);
   for (; i + 4 <= n; i += 4) acc = vaddq_f32(acc, vld1q_f32(p + i));
+#if defined(__aarch64__)
   s = vaddvq_f32(acc);
+#else /* 32-bit arm has ASIMD too, without the across-vector add */
+  float32x2_t h = vpadd_f32(vget_low_f32(acc), vget_high_f32(acc));
+  s = vget_lane_f32(vpadd_f32(h, h), 0);
+#endif
 #endif
   for (; i < n; ++i) s += p[i];
   return s;

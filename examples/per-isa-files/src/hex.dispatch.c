@@ -21,7 +21,7 @@
 #define hex_decode_sse41 CPUD_FN(hex_decode)
 #define hex_info_sse41 CPUD_FN(hex_info)
 #include "isa/hex_sse41.c"
-#elif defined(CPUD_HAVE_ASIMD)
+#elif defined(CPUD_HAVE_ASIMD) && defined(__aarch64__) /* A64's table lookups: 32-bit arm takes the scalar file */
 #define hex_encode_neon CPUD_FN(hex_encode)
 #define hex_decode_neon CPUD_FN(hex_decode)
 #define hex_info_neon CPUD_FN(hex_info)

@@ -1,0 +1,8 @@
+// ASIMDHP: half-precision vector arithmetic (VFMA.F16, VADD.F16); compiled with the target's flags, never run
+#include <arm_neon.h>
+int main(int argc, char **argv) {
+  (void)argv;
+  float16x8_t a = vdupq_n_f16((float16_t)argc);
+  a = vfmaq_f16(a, a, vaddq_f16(a, a));
+  return (int)vgetq_lane_f16(a, 0);
+}
