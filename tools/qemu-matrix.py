@@ -9,8 +9,9 @@ every compiled test program must refuse to start with the baseline message
 and exit status 69 (Python-driven tests are reported as skipped there).
 
 Every test of the suites seed, runtime and isa (from `meson introspect
---tests`) runs once per model, as many at once as there are CPUs (those
-meson may not run in parallel alone): compiled test programs under
+--tests`) runs once per model (the recorded-CPU replays of suite cpus under
+the first model alone: their answers do not depend on the CPU), as many at
+once as there are CPUs (those meson may not run in parallel alone): compiled test programs under
 `qemu-ARCH -cpu MODEL`, Python-driven tests natively with
 MESON_EXE_WRAPPER set so that the programs they start run under the model.
 A Windows (MinGW) build's programs run in Wine under the same qemu models.
@@ -115,14 +116,19 @@ def main():
     # under qemu-user, which then emulates the model for the Windows code
     # too. WINELOADERNOEXEC keeps Wine from re-executing itself outside qemu.
     windows = any(c.endswith('.exe') for t in tests for c in t['cmd'][:1])
+    # The recorded-CPU replays (suite cpus) do not depend on the CPU that
+    # runs them: a Windows build's run under Wine in meson test alone (about
+    # a hundred Wine starts per model saved), a Linux build's under the first
+    # model too, the lowest (5 to 10 s a model; cpudispatch-info itself runs
+    # under every model in suite runtime).
+    replays = [t for t in tests if 'cpus' in {x.split(':', 1)[-1] for x in t['suite']}]
+    tests = [t for t in tests if t not in replays]
     if windows:
         keep_wineserver()
-        # The recorded-CPU replays do not depend on the CPU that runs them
-        # (meson test runs them under Wine; the Linux builds under every
-        # model): about a hundred Wine starts per model saved.
-        tests = [t for t in tests if 'cpus' not in {x.split(':', 1)[-1] for x in t['suite']}]
+        replays = []
     failed = 0
     for model in models:
+        run = (replays if model == models[0] else []) + tests
         wrapper = [qemu, '-cpu', model] + (['-L', sysroot] if sysroot and os.uname().machine != arch else [])
         if windows:
             wrapper += [WINE]
@@ -162,8 +168,8 @@ def main():
 
         # As meson test runs them: as many at once as there are CPUs, those
         # marked is_parallel: false alone, after the others.
-        together = [t for t in tests if t.get('is_parallel', True)]
-        alone = [t for t in tests if not t.get('is_parallel', True)]
+        together = [t for t in run if t.get('is_parallel', True)]
+        alone = [t for t in run if not t.get('is_parallel', True)]
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             results = list(pool.map(run_one, together))
         results += [run_one(t) for t in alone]
