@@ -14,7 +14,7 @@ test/library_mode/fixture is built through a release wrap (git HEAD) three
 times:
 
   A  library mode, cpu-baseline=x86_v3, env-prefix=PLUGA (release)
-  B  library mode, the default baseline, env-prefix=PLUGB (debug)
+  B  library mode, the default baseline, env-prefix=PLUGB (debug, Clang)
   C  the control: startup-check=true (program mode), x86_v3 (release)
 
 and A's libplug.so is copied to a second file, so that one process holds
@@ -58,7 +58,7 @@ SUM = 499500  # 0 + 1 + ... + 999, what host.c asks for
 TARGETS = {'A': ['AVX512_SKX'], 'B': ['AVX512_SKX', 'AVX2', 'SSE42'], 'C': ['AVX512_SKX']}
 BUILDS = {
     'A': ['--buildtype=release', '-Dcpudispatch:cpu-baseline=x86_v3', '-Dcpudispatch:env-prefix=PLUGA'],
-    'B': ['--buildtype=debug', '-Dcpudispatch:env-prefix=PLUGB'],
+    'B': ['--buildtype=debug', '-Dcpudispatch:env-prefix=PLUGB'],  # with Clang (CC below)
     'C': ['--buildtype=release', '-Dcpudispatch:startup-check=true', '-Dcpudispatch:cpu-baseline=x86_v3'],
 }
 LIB_MSG = re.compile(r'^cpudispatch: this library was built for x86_64 CPUs with .* \(its baseline\), but this '
@@ -161,12 +161,12 @@ def main():
                 fail('make-wrap.py: ' + p.stdout + p.stderr)
                 return 1
         env = {k: v for k, v in os.environ.items() if k not in ('CFLAGS', 'CPPFLAGS', 'LDFLAGS', 'CC', 'CXX')}
-        env['CC'] = 'gcc'
         for b, args in BUILDS.items():
             d = os.path.join(tmp, 'build-' + b)
+            benv = dict(env, CC='clang' if b == 'B' and shutil.which('clang') else 'gcc')
             for cmd in (['meson', 'setup', d, proj, '--wrap-mode=nodownload'] + args, ['ninja', '-C', d]):
-                show(cmd)
-                p = run(cmd, env=env)
+                show(cmd, {'CC': benv['CC']})
+                p = run(cmd, env=benv)
                 if p.returncode:
                     print((p.stdout + p.stderr)[-4000:])
                     fail('%s failed for build %s' % (cmd[0], b))
