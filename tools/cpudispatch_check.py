@@ -8,8 +8,9 @@ archive a program links them through.
       link order: the libraries built as baseline code first, then the
       target builds in ascending interest (docs/pitfalls.md). Link OUT.a.
       With objcopy, the inline and template functions of each target's
-      objects are also renamed NAME.cpud.TARGET (their copies in OUT.p/), so
-      each target keeps its own copies whatever the link order. OUT.a is a
+      objects are also renamed NAME.cpud.NAMESPACE.TARGET (their copies in
+      OUT.p/), so each target of this build keeps its own copies whatever
+      the link order, beside any other library's. OUT.a is a
       regular archive (its members are copies, so it can be installed) with
       the name the caller chose.
   cpudispatch_check.py --config TARGETS.txt --cc CC [--cc ARG...] [...]
@@ -45,7 +46,11 @@ with objdump. The checks:
     renamed functions are per target and cannot clash; what is left (weak
     functions outside COMDAT groups, groups that also hold data) is checked.
     In COFF an inline function is a COMDAT section of code whose key is the
-    function's symbol: that is what "weak" and renamable mean there.
+    function's symbol: that is what "weak" and renamable mean there;
+  - (ELF) every other symbol a library defines for others carries the
+    build's namespace (cpudispatch/namespace.h): a kernel whose name the
+    generated header did not map (not written as CPUD_FN(NAME) in the
+    source) would meet another library's of the same name in a static link.
 Failures name the objects, the symbol and the libraries; exit status 1.
 """
 import argparse
@@ -146,6 +151,7 @@ class Library:
         self.sections = {}
         self.targets = {}   # object -> target named by its .cpud_target section
         self.weak = {}      # weak function symbol -> object defining it
+        self.strong = {}    # global (not weak) defined symbol -> object defining it (ELF)
         self.renamable = set()  # COMDAT groups of functions only: signatures and functions
         if self.coff:
             self.read_coff()
@@ -233,6 +239,8 @@ class Library:
                         defs.setdefault(f[6], []).append((f[3], f[7].split('@')[0]))
                     if f[3] == 'FUNC' and f[4] == 'WEAK' and f[6] != 'UND':
                         self.weak.setdefault(f[7].split('@')[0], obj)
+                    if f[4] == 'GLOBAL' and f[6] != 'UND' and f[3] in ('FUNC', 'OBJECT', 'NOTYPE', 'TLS'):
+                        self.strong.setdefault(f[7].split('@')[0], obj)
             for sig, secs in groups.items():
                 syms = [d for s in secs for d in defs.get(s, [])]
                 # Data (a function's static variable, a vtable) must stay one
@@ -281,6 +289,29 @@ def object_problems(lib):
             problems.append('%s(%s): contains LTO bytecode; dispatch targets must be built with -fno-lto'
                             % (lib.name, obj))
     return problems
+
+
+def namespace_problems(lib, cfg):
+    """Every symbol a dispatch source's build defines for others (not
+    static, not an inline copy) must carry the build's namespace: in a
+    static link another library's symbol of the same name would otherwise
+    serve this library's calls, or this one's theirs. The generated header
+    maps the names it reads as CPUD_FN(NAME) in the source."""
+    ns = cfg.namespace
+    if not ns:
+        return []
+    out = []
+    for sym, obj in sorted(lib.strong.items()):
+        if ns in sym or sym.startswith(('__', '.', '_GLOBAL_')):
+            continue
+        pretty = demangle([sym])[sym]
+        base = re.sub(r'_(baseline|%s)$' % re.escape(lib.target), '', pretty)
+        out.append('%s(%s) defines %s outside this build\'s namespace %s: in a static link another library\'s '
+                   '%s could serve this library\'s calls. Name it CPUD_FN(%s) in the dispatch source, written out '
+                   'as such (cpudispatch-gen reads the names there; a comment will do), put it in namespace '
+                   'CPUD_TARGET_NS, or make it static.'
+                   % (lib.name, obj, pretty, ns, pretty, base if re.match(r'^\w+$', base) else 'NAME'))
+    return out
 
 
 def demangle(names):
@@ -500,14 +531,19 @@ def main():
         libs.sort(key=lambda lib: grammar.rank(cfg, lib.target))
     for lib in libs:
         problems += object_problems(lib)
+        problems += namespace_problems(lib, cfg)
     renames, why_not = {}, None
     if a.archive and a.objcopy and not a.no_rename:
         why_not = can_rewrite(a.objcopy, libs)
         if why_not is None:
             for lib in libs:
                 if lib.target != 'baseline':
+                    # The build's namespace too: another library's copy of
+                    # the same function for the same target may have been
+                    # built with other flags (its baseline's).
                     renames.setdefault(lib.target, {}).update(
-                        (s, '%s.cpud.%s' % (s, lib.target)) for s in lib.renamable)
+                        (s, '%s.cpud.%s.%s' % (s, cfg.namespace, lib.target) if cfg.namespace else
+                         '%s.cpud.%s' % (s, lib.target)) for s in lib.renamable)
             # What the linker will see.
             for lib in libs:
                 m = renames.get(lib.target, {})

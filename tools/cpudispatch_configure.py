@@ -13,12 +13,13 @@ interpreting the same work statement by statement was most of a warm
 reconfigure (docs/performance.md).
 
   cpudispatch_configure.py --source-root DIR --build-root DIR --out-dir DIR
-      --arch ARCH
+      --arch ARCH --system SYSTEM --main-source-root DIR --version VERSION
       --option NAME VALUE ...         cpu-baseline, cpu-dispatch,
                                       allow-broken-compilers,
                                       disable-optimization, env-prefix,
-                                      startup-check (true/false),
-                                      summary-skipped (asked/all)
+                                      namespace, startup-check
+                                      (true/warn/false), summary-skipped
+                                      (asked/all)
       --compiler LANG ID VERSION -- CMD... ---   (c, cpp)
       --args LANG ARG... ---          what Meson adds to a check
       [--clear-dir DIR]               removed first (the dispatch sources'
@@ -32,7 +33,9 @@ order: `message TEXT`, `warning TEXT`, `error TEXT` (the last line, then
 exit 0: Meson raises it, so the user sees a configure error naming the
 option), and `list NAME ITEMS` for the variables the build uses (flags,
 summaries, files to watch), ITEMS joined by the unit separator (0x1f).
---out-dir holds the compiler checks' cache.
+--out-dir holds the compiler checks' cache. --main-source-root is the
+top-level project's folder (meson.global_source_root()): whose build this
+is (tools/cpudispatch_project.py); --version is cpudispatch's.
 """
 import concurrent.futures
 import os
@@ -42,6 +45,7 @@ import tempfile
 
 sys.dont_write_bytecode = True  # nothing written next to the scripts
 import cpudispatch_probe as probe  # noqa: E402  (tools/)
+import cpudispatch_project as project  # noqa: E402
 import cpudispatch_grammar as grammar  # noqa: E402
 from cpudispatch_model import Model, write_if_changed  # noqa: E402
 from cpudispatch_tables import (BROKEN_COMPILERS, TableError, hex_of, removal_sets, table_paths,  # noqa: E402
@@ -80,7 +84,8 @@ def parse_args(argv):
     i = 0
     while i < len(argv):
         k = argv[i]
-        if k in ('--source-root', '--build-root', '--out-dir', '--arch', '--clear-dir'):
+        if k in ('--source-root', '--build-root', '--out-dir', '--arch', '--clear-dir', '--main-source-root',
+                 '--version', '--system'):
             a[k[2:].replace('-', '_')] = argv[i + 1]
             i += 2
         elif k == '--option':
@@ -101,12 +106,53 @@ def parse_args(argv):
     return a
 
 
-def configure(a, out):
+def c_identifier(s):
+    return bool(s) and s.isascii() and all(c.isalnum() or c == '_' for c in s) and not s[0].isdigit()
+
+
+def identity(a):
+    """Whose build this is and what follows from it: the top-level
+    project's name and version, the env prefix (given, or the name's) and
+    the namespace (given, or the name's and a hash of this build's facts)."""
     opt = a['option']
-    prefix = opt['env-prefix']
-    if not prefix or not all(c.isalnum() or c == '_' for c in prefix) or not prefix.isascii() or prefix[0].isdigit():
+    name, version = project.read(a.get('main_source_root') or a['source_root'])
+    prefix = opt.get('env-prefix', '')
+    derived = not prefix
+    if derived:
+        prefix = project.env_prefix(name)
+    elif not c_identifier(prefix):
         raise ConfigureError('env-prefix: "%s" is not a valid environment variable prefix (letters, digits and _, '
                              'not starting with a digit)' % prefix)
+    ns = opt.get('namespace', '')
+    if ns and (not c_identifier(ns) or len(ns) > 40 or '__' in ns or ns.endswith('_')):
+        raise ConfigureError('namespace: "%s" is not a valid namespace (a C identifier of at most 40 letters, digits '
+                             'and single _, not starting with a digit or ending with _); empty derives one from the '
+                             'project\'s name' % ns)
+    if not ns:
+        facts = [a.get('version', ''), a['arch'], prefix] + ['%s=%s' % kv for kv in sorted(opt.items())
+                                                             if kv[0] not in ('summary-skipped',)]
+        ns = project.namespace(name, version, facts)
+    return {'name': name, 'version': version, 'env_prefix': prefix, 'env_prefix_derived': derived,
+            'namespace': ns, 'namespace_id': project.namespace_id(ns)}
+
+
+def loader_level(arch, baseline, levels):
+    """The lowest of the table's loader ISA levels (x86_64: the psABI's
+    x86-64-v2/v3/v4, which glibc >= 2.33 checks before it loads an object)
+    whose group covers the baseline: (group, property bits); ('', 0) for a
+    baseline of the arch's minimum alone; None where no level covers it."""
+    extra = [n for n in baseline if n not in arch.table['min']]
+    if not extra:
+        return '', 0
+    for group, bits in levels:
+        if all(n == group or n in arch.closure[group] for n in extra):
+            return group, bits
+    return None
+
+
+def configure(a, out):
+    opt = a['option']
+    who = identity(a)
     src = a['source_root']
     features_dir = os.path.join(src, 'src', 'features')
     cc_id, cc_ver, _ = a['compiler']['c']
@@ -155,7 +201,37 @@ def configure(a, out):
         r.save()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    result['who'] = who
+    check_mode(a, arch, result)
     return arch, result
+
+
+def check_mode(a, arch, res):
+    """startup-check=warn (a library without an init function) never
+    exits, so only the loader can keep its baseline code off a CPU below
+    the baseline: a baseline no loader level covers is refused here, with
+    the ways out."""
+    res['loader'] = ('', 0)
+    if a['option']['startup-check'] != 'warn':
+        return
+    # The property is ELF's and glibc's: Linux only (musl ignores it; the
+    # start-up check then still prints the refusal, docs/libraries.md).
+    levels = arch.table.get('loader_isa_levels', []) if a.get('system', 'linux') == 'linux' else []
+    level = loader_level(arch, res['baseline'], levels)
+    if level is None:
+        levels = [g for g, _ in levels]
+        above = [n for n in res['baseline'] if n not in arch.table['min']]
+        raise ConfigureError(
+            'startup-check=warn (a library without an init function) with cpu-baseline "%s": nothing can keep this '
+            'library\'s baseline code (%s) off a CPU below it, so a host that loads it there would die of an '
+            'illegal instruction. Use cpu-baseline=min%s, or give the library an init function that calls '
+            'cpud_library_init() before any baseline code and build it with startup-check=false '
+            '(docs/libraries.md, "Library mode")' % (
+                res['raw']['baseline'].strip(), ' '.join(above),
+                (' or one the loader enforces (%s: glibc refuses to load the library on an older CPU)'
+                 % ', '.join(levels)) if levels else ' (no loader checks the CPU on %s %s)'
+                % (a.get('system', 'linux'), arch.arch)))
+    res['loader'] = level
 
 
 def resolve(a, out, arch, raw, broken, allow, r, table):
@@ -377,8 +453,15 @@ def config_h(a, arch, res):
         'DISABLE_OPTIMIZATION_01': '1' if opt['disable-optimization'] == 'true' else '0',
         'DISABLE_OPTIMIZATION': opt['disable-optimization'],
         'STARTUP_CHECK_01': '1' if opt['startup-check'] == 'true' else '0',
+        'STARTUP_WARN_01': '1' if opt['startup-check'] == 'warn' else '0',
+        'STARTUP_CHECK': opt['startup-check'],
+        'LOADER_GROUP': res['loader'][0] or '(none)',
+        'LOADER_ISA_NEEDED': '0x%x' % res['loader'][1],
         'COMPILER': res['cc_desc'],
-        'ENV_PREFIX': opt['env-prefix'],
+        'ENV_PREFIX': res['who']['env_prefix'],
+        'ENV_PREFIX_DERIVED_01': '1' if res['who']['env_prefix_derived'] else '0',
+        'LIBRARY_NAME': res['who']['name'],
+        'LIBRARY_VERSION': res['who']['version'],
         'BASELINE_N': str(len(baseline)),
         'BASELINE_NAMES': ' '.join(baseline),
         'BASELINE_X': ' '.join('X(%s)' % n for n in baseline),
@@ -390,6 +473,18 @@ def config_h(a, arch, res):
                                                             '#endif')),
         'INTRINSIC_HEADERS': lines(headers),
         'BASELINE_GUARD': guard,
+    })
+
+
+def namespace_h(a, res):
+    who = res['who']
+    return fill(os.path.join(a['source_root'], 'include', 'cpudispatch_namespace.h.in'), {
+        'NAME': who['name'] or '(unknown)',
+        'VERSION': who['version'] or '(unknown)',
+        'NAMESPACE': who['namespace'],
+        'NAMESPACE_ID': '0x%08xu' % who['namespace_id'],
+        'HOW': 'the namespace option' if a['option'].get('namespace') else
+               'derived from the project\'s name, its version and the options',
     })
 
 
@@ -507,7 +602,9 @@ def main():
     arch.baseline, arch.targets = res['baseline'], res['dispatch']
     arch.target_flags = res['target_flags']
     arch.disabled = a['option']['disable-optimization'] == 'true'
+    arch.namespace = res['who']['namespace']
     files = {os.path.join('include', 'cpudispatch_config.h'): config_h(a, arch, res),
+             os.path.join('include', 'cpudispatch_namespace.h'): namespace_h(a, res),
              os.path.join('include', 'cpudispatch_features.h'): features_h(a, arch),
              os.path.join('include', 'cpudispatch_targets.txt'): arch.text()}
     if a['main']:
@@ -533,6 +630,8 @@ def main():
     out.list('skipped-dispatch', summary_skipped(a, arch, res))
     out.list('known-broken', res['known_broken'])
     out.list('compiler', [res['cc_desc']])
+    who = res['who']
+    out.list('identity', [who['name'], who['version'], who['env_prefix'], who['namespace']])
     print('\n'.join(out.lines))
     return 0
 

@@ -28,6 +28,14 @@ ascending interest; see docs/quickstart.md):
 LIBRARY is NAME_TARGET; the ARGs are the target's flags (the baseline's
 and its features', merged) and its CPUD_TARGET defines, the same for a
 single feature and a group (AVX2__FMA3). Errors: one line on stderr, exit 1.
+
+Kernel names carry the build's namespace: the header maps every name the
+source defines with CPUD_FN(NAME) (read from the source, and the files it
+includes with quotes) and each compiled target, NAME_AVX2, to
+NAMESPACE__NAME_AVX2, so that callers and the source keep writing NAME_AVX2
+and two libraries' kernels of one name never meet in a link. The namespace
+is the build's; a project that is a subproject of the build (a library
+built inside a program's build) gets its own beside it.
 """
 import argparse
 import os
@@ -36,6 +44,7 @@ import sys
 
 sys.dont_write_bytecode = True  # nothing written next to the scripts
 import cpudispatch_grammar as grammar  # noqa: E402  (tools/)
+import cpudispatch_project as project  # noqa: E402
 from cpudispatch_model import Model, write_if_changed  # noqa: E402
 
 # What separates a word's library from its arguments, and the arguments.
@@ -54,7 +63,48 @@ def fail(msg):
     sys.exit(1)
 
 
-def header(cfg, name, wanted, targets, with_baseline, notes):
+FN_NAME = re.compile(r'\bCPUD_FN\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)')
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+def kernel_names(path, seen=None):
+    """The NAMEs a dispatch source defines with CPUD_FN(NAME), in the source
+    and in the files it includes with quotes (those that exist beside it),
+    in the order met."""
+    seen = set() if seen is None else seen
+    real = os.path.realpath(path)
+    if real in seen or len(seen) > 200:
+        return []
+    seen.add(real)
+    try:
+        with open(path, encoding='utf-8', errors='replace') as fh:
+            text = fh.read()
+    except OSError:
+        return []
+    names = FN_NAME.findall(text)
+    for inc in INCLUDE.findall(text):
+        sub = os.path.join(os.path.dirname(path), inc)
+        if os.path.isfile(sub):
+            names += kernel_names(sub, seen)
+    return list(dict.fromkeys(names))
+
+
+def kernel_namespace(cfg):
+    """The namespace of this source's kernels: the build's, and for a
+    project that is not the build's top level (a library built as a
+    subproject of a program that uses cpudispatch too), the build's and that
+    project's name: its sources never share names with the program's."""
+    ns = cfg.namespace or 'cpud'
+    root, subdir = os.environ.get('MESON_SOURCE_ROOT'), os.environ.get('MESON_SUBDIR', '')
+    if not root:
+        return ns
+    rel, name = project.caller_project(root, subdir)
+    if not rel:
+        return ns
+    return '%s_%s' % (ns, project.identifier(name) or project.namespace_id(rel))
+
+
+def header(cfg, name, wanted, targets, with_baseline, notes, kns, fns):
     """The text of NAME.dispatch.h."""
     ident = re.sub(r'[^A-Za-z0-9_]', '_', name)
     guard = 'CPUD_DISPATCH_%s_H_' % ident.upper()
@@ -68,11 +118,21 @@ def header(cfg, name, wanted, targets, with_baseline, notes):
     ]
     lines += [' *   %s' % n for n in notes]
     lines += [
-        ' * Each target was compiled into NAME_<TARGET> symbols (CPUD_FN(NAME) in the source).',
+        ' * Each target was compiled into NAME_<TARGET> (CPUD_FN(NAME) in the source), whose',
+        ' * symbol carries the namespace %s (cpudispatch/namespace.h).' % kns,
         ' */',
         '#ifndef %s' % guard,
         '#define %s' % guard,
         '#include "cpudispatch/dispatch.h"',
+        '',
+        '/* The kernels\' symbols: NAME_TARGET behind this library\'s namespace, for',
+        ' * every name the source defines with CPUD_FN(NAME) (%s) and every' % (' '.join(fns) or 'none found'),
+        ' * compiled target. Two libraries\' sources of one name never meet in a link. */',
+    ]
+    for fn in fns:
+        for t in (['baseline'] if with_baseline else []) + targets:
+            lines.append('#define %s_%s %s__%s_%s' % (fn, t, kns, fn, t))
+    lines += [
         '',
         '/* CB(CHECK, TARGET, ...) for each compiled target, highest interest first.',
         ' * CHECK tests, with CHK(FEATURE), every feature the target needs beyond the',
@@ -127,6 +187,9 @@ def header(cfg, name, wanted, targets, with_baseline, notes):
               'LOWEST_TARGET'):
         lines.append('#undef CPUD__%s' % m)
         lines.append('#define CPUD__%s %s%s' % (m, p, m))
+    # CPUD_FN and CPUD_TARGET_NS (dispatch.h) paste it in.
+    lines.append('#undef CPUD__KERNEL_NS')
+    lines.append('#define CPUD__KERNEL_NS %s' % kns)
     return '\n'.join(lines) + '\n'
 
 
@@ -185,8 +248,10 @@ def main():
             fail('dispatch source "%s": flag "%s" of %s holds whitespace, "%s" or "%s"; it cannot pass through '
                  'the list the loop splits' % (name, bad[0], t, LIB_SEP, ARG_SEP))
         words.append('%s_%s%s%s' % (name, t, LIB_SEP, ARG_SEP.join(args)))
+    kns = kernel_namespace(cfg)
+    fns = kernel_names(a.source)
     write_if_changed(os.path.join(out_dir, name + '.dispatch.h'),
-                     header(cfg, name, a.wanted, targets, with_baseline, notes))
+                     header(cfg, name, a.wanted, targets, with_baseline, notes, kns, fns))
     if a.register:
         register(a.register, name, listed)
     print('\n'.join(words))

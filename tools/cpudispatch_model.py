@@ -34,6 +34,7 @@ class Model:
         tools/cpudispatch_probe.py does for its flag merge)."""
         self.arch = ''
         self.disabled = False    # disable-optimization
+        self.namespace = ''      # the build's namespace (cpudispatch/namespace.h)
         self.baseline = []       # enabled baseline features, ascending interest
         self.names = []          # every feature, ascending interest
         self.closure = {}        # feature -> implied features, ascending
@@ -124,6 +125,7 @@ class Model:
         t = ['# cpudispatch resolved configuration, read by tools/cpudispatch_gen.py',
              'arch %s' % self.arch,
              'disable-optimization %d' % self.disabled,
+             'namespace %s' % self.namespace,
              'baseline %s' % ' '.join(self.baseline)]
         t += ['feature %s %s' % (n, ' '.join(self.closure[n])) for n in self.names]
         t += ['target %s' % d for d in self.targets]
@@ -156,6 +158,8 @@ class Model:
                     m.arch = rest[0]
                 elif key == 'disable-optimization':
                     m.disabled = rest[0] == '1'
+                elif key == 'namespace':
+                    m.namespace = rest[0] if rest else ''
                 elif key == 'baseline':
                     m.baseline = rest
                 elif key == 'feature':

@@ -19,7 +19,7 @@ TABLE_KEYS = ['march_ext_sep', 'detect_source', 'min', 'native', 'floor', 'retir
 # a table that takes another arch's rows (x86 takes x86_64's: read_table):
 # that arch, the rows it leaves out, and what a taken row implies besides
 # (its own rows, which come first).
-OPTIONAL_TABLE_KEYS = ['march_short_exts_first', 'rows_from', 'rows_without', 'rows_also_imply']
+OPTIONAL_TABLE_KEYS = ['march_short_exts_first', 'rows_from', 'rows_without', 'rows_also_imply', 'loader_isa_levels']
 # Keys read_table adds: the arch (the folder's name) and, per row, the folder
 # that holds it and its test program.
 READ_KEYS = ['arch', 'row_dirs']
@@ -272,6 +272,14 @@ def check(tables, features_dir):
         for m in t['min']:
             if m not in seen:
                 raise TableError('feature table %s: min names unknown feature %s' % (arch, m))
+        # The loader's ISA levels: [GROUP, PROPERTY BIT] in ascending order.
+        last = 0
+        for lv in t.get('loader_isa_levels', []):
+            if (not isinstance(lv, list) or len(lv) != 2 or lv[0] not in seen or not isinstance(lv[1], int)
+                    or lv[1] <= last):
+                raise TableError('feature table %s: loader_isa_levels entry %r is not [a row, a property bit above '
+                                 'the last]' % (arch, lv))
+            last = lv[1]
         adds, _ = removal_sets(t)
         for r in t['features']:
             if 'adds_to' in r and not adds[r['name']]:

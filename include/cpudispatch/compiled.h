@@ -10,8 +10,10 @@
  * .note.cpudispatch, name "cpud"): the linker gathers notes into the
  * program's or library's PT_NOTE segments, which stay in memory, and the
  * runtime finds its own program's or library's through dl_iterate_phdr.
- * No symbol is involved: nothing is exported, and each copy of the runtime
- * (one per program or shared library) reads only its own. The environment
+ * No symbol is involved: nothing is exported. A record carries the
+ * namespace of the build it belongs to (CPUD_NAMESPACE_ID), so each copy of
+ * the runtime reads only its own library's, even where several libraries
+ * share one program (a static link) or a library is linked twice. The environment
  * variables' warnings compare against them (docs/runtime.md): DISABLE=xop
  * in a program none of whose sources was compiled for XOP changes nothing,
  * and says so.
@@ -24,20 +26,23 @@
 
 #include "cpudispatch.h"
 
-/* The note's type, and its description: the features as 32-bit words
- * (notes are 4-byte aligned), word I holding feature ids 32*I..32*I+31. */
+/* The note's type, and its description: the build's namespace id, then
+ * the features as 32-bit words (notes are 4-byte aligned), word I holding
+ * feature ids 32*I..32*I+31. (Records of cpudispatch 0.1 had no id: their
+ * even word count never matches this odd one, so neither reads the other.) */
 #define CPUD__NOTE_TYPE 0x63707564u
 #define CPUD__NOTE_WORDS (2 * CPUD_MASK_WORDS)
 typedef struct cpud__compiled_note {
   uint32_t namesz, descsz, type;
   char name[8];
+  uint32_t ns;
   uint32_t desc[CPUD__NOTE_WORDS];
 } cpud__compiled_note;
 /* Word I of the bit of feature F. */
 #define CPUD__COMPILED_W(I, F) \
   ((CPUD_FEATURE_##F) / 32 == (I) ? (uint32_t)1 << ((CPUD_FEATURE_##F) % 32) : (uint32_t)0)
 #define CPUD__COMPILED_NOTE(...) \
-  { 5, (uint32_t)(4 * CPUD__NOTE_WORDS), CPUD__NOTE_TYPE, "cpud", { __VA_ARGS__ } }
+  { 5, (uint32_t)(4 + 4 * CPUD__NOTE_WORDS), CPUD__NOTE_TYPE, "cpud", CPUD_NAMESPACE_ID, { __VA_ARGS__ } }
 
 #if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
 /* retain: kept under --gc-sections too. */

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "cpudispatch/attributes.h"
+#include "cpudispatch/namespace.h"
 #include "cpudispatch_config.h"
 #include "cpudispatch_features.h"
 
@@ -324,7 +325,7 @@ CPUD_HIDDEN int cpud_feature_by_name(const char *name);
 // Hidden (every `namespace cpud` of the headers): a library built with
 // default visibility exports none of these inline functions or what they
 // instantiate, only what it asks for (test/shapes: nm -D of libfoo.so).
-namespace cpud CPUD_HIDDEN {
+CPUD_NAMESPACE_BEGIN
 
 // A set of features for C++: a cpud_mask (passed to and returned from the
 // C functions as it is) with members to query it; the set operators below
@@ -387,7 +388,7 @@ struct feature_set : cpud_mask {
   }
 };
 
-}  // namespace cpud
+CPUD_NAMESPACE_END  // namespace cpud
 
 // Set operators on cpud_mask, so that the C functions' results combine
 // directly (and feature_set, a cpud_mask, with them): a | b, a & ~b, a == b.

@@ -55,13 +55,22 @@
 #define CPUD_STR_(a) #a
 #define CPUD_STR(a) CPUD_STR_(a)
 
-/* NAME as compiled for the current target: NAME_AVX2, NAME_baseline, ... */
+/* NAME as compiled for the current target: NAME_AVX2, NAME_baseline, ...
+ * The generated header maps each such name of its source to the symbol
+ * behind the library's namespace (NAMESPACE__NAME_AVX2), for the source and
+ * its callers alike: the pasted name is a macro of that header. */
 #define CPUD_FN(NAME) CPUD_CAT(NAME, CPUD_CAT(_, CPUD_TARGET))
 /* The current target's name as a string literal: "AVX2", "baseline", ... */
 #define CPUD_TARGET_NAME CPUD_STR(CPUD_TARGET)
+/* The namespace of the kernels: the generated header sets it to its
+ * library's (cpudispatch/namespace.h); the build's otherwise. */
+#ifndef CPUD__KERNEL_NS
+#define CPUD__KERNEL_NS CPUD_NAMESPACE
+#endif
 /* A per-target C++ namespace, so inline functions and types a dispatch
- * source defines never merge across targets: namespace CPUD_TARGET_NS {...} */
-#define CPUD_TARGET_NS CPUD_CAT(cpud_target_, CPUD_TARGET)
+ * source defines never merge across targets, nor with another library's:
+ * namespace CPUD_TARGET_NS {...} is NAMESPACE__cpud_target_AVX2. */
+#define CPUD_TARGET_NS CPUD_CAT(CPUD__KERNEL_NS, CPUD_CAT(__cpud_target_, CPUD_TARGET))
 
 #define CPUD__NOCHK(F) 1
 #define CPUD__DECL_ONE(CHECK, T, LEFT, ARGS) LEFT##_##T ARGS;

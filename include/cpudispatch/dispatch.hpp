@@ -56,7 +56,7 @@
 #define CPUD_CALL_STUB __attribute__((noinline, noipa))
 #endif
 
-namespace cpud CPUD_HIDDEN {
+CPUD_NAMESPACE_BEGIN
 
 // One compiled target of a dispatched function: `feature` is its key (0 for
 // the baseline build; for a group target such as AVX512_SKX__VPCLMULQDQ,
@@ -389,20 +389,24 @@ class only_features {
   feature_set removed_;  // what the constructor excluded
 };
 
-}  // namespace cpud
+CPUD_NAMESPACE_END  // namespace cpud
 
 #define CPUD__CXX_MEMBER(F) | CPUD_BIT(F)
 #define CPUD__CXX_ENTRY(CHECK, T, NAME) \
   {CPUD_CAT(CPUD_FEATURE_, CPUD__KEY_##T), &NAME##_##T, #T, ::cpud::feature_set() CPUD__MEMBERS_##T(CPUD__CXX_MEMBER)},
 #define CPUD__CXX_BASE(NAME) {0, &NAME##_baseline, "baseline", ::cpud::feature_set()},
+/* The tag type carries the kernels' namespace (the generated header's):
+ * its static members (the cached target, the entries) are one object per
+ * program, and another library's dispatcher of the same name has its own. */
+#define CPUD__TAG(NAME) CPUD_CAT(CPUD__KERNEL_NS, CPUD_CAT(__cpud_tag_, NAME))
 #define CPUD_DISPATCH(RET, NAME, ARGS)                                          \
   CPUD_DISPATCH_DECLARE(RET NAME, ARGS)                                         \
-  struct CPUD_HIDDEN cpud_tag_##NAME {                                          \
+  struct CPUD_HIDDEN CPUD__TAG(NAME) {                                          \
     static constexpr const char *name = #NAME;                                  \
     static constexpr ::cpud::target_entry<RET(*) ARGS> entries[] = {            \
         CPUD__DISPATCH_CALL(CPUD__NOCHK, CPUD__CXX_ENTRY, NAME)                 \
         CPUD__DISPATCH_BASELINE_CALL(CPUD__CXX_BASE, NAME){0, nullptr, "none", ::cpud::feature_set()}}; \
   };                                                                            \
-  inline constexpr ::cpud::dispatcher<cpud_tag_##NAME, RET ARGS> NAME {}
+  inline constexpr ::cpud::dispatcher<CPUD__TAG(NAME), RET ARGS> NAME {}
 
 #endif /* CPUDISPATCH_DISPATCH_HPP_ */

@@ -9,10 +9,11 @@
 #include <cstdint>
 
 #include "cpudispatch/attributes.h"
+#include "cpudispatch/namespace.h"
 #include "cpudispatch/dtype_list.h"
 #include "cpudispatch/dtype_rules.h"
 
-namespace cpud CPUD_HIDDEN {
+CPUD_NAMESPACE_BEGIN
 
 // Built-in typecodes (cpudispatch/dtype_list.h, the same as C's
 // CPUD_DTYPE_*). Composite types a library interns at run time (a dtype with
@@ -152,4 +153,4 @@ inline constexpr conversion_matrix numpy_conversions = close_rules(numpy_rules);
 constexpr conversion can_cast_numpy(dtype from, dtype to) { return numpy_conversions(from, to); }
 #undef CPUD__RULE_CXX
 
-}  // namespace cpud
+CPUD_NAMESPACE_END  // namespace cpud

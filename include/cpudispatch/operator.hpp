@@ -30,7 +30,7 @@
 #include "cpudispatch/resolve.hpp"
 #include "cpudispatch/types.hpp"
 
-namespace cpud CPUD_HIDDEN {
+CPUD_NAMESPACE_BEGIN
 
 constexpr int k_max_arity = 4;
 
@@ -538,16 +538,16 @@ class op {
   mutable std::atomic<int> registered_{0};  // int, not bool: riscv64 GCC 12 has no inline 1-byte exchange (libatomic)
 };
 
-}  // namespace cpud
+CPUD_NAMESPACE_END  // namespace cpud
 
-namespace cpud CPUD_HIDDEN {
+CPUD_NAMESPACE_BEGIN
 namespace detail {
 template <class... T>
 constexpr int count_types(T...) {
   return static_cast<int>(sizeof...(T));
 }
 }  // namespace detail
-}  // namespace cpud
+CPUD_NAMESPACE_END  // namespace cpud
 
 // A kernel<Fn> for the CPUD_DISPATCH object NAME taking the given types.
 #define CPUD_KERNEL(NAME, ...)                                                                     \

@@ -8,7 +8,7 @@
 
 #include "cpudispatch/dtype.hpp"
 
-namespace cpud CPUD_HIDDEN {
+CPUD_NAMESPACE_BEGIN
 
 // The loosest conversion a caller accepts. Default safe: a precompiled
 // library cannot compile a new specialisation, so a lossy call must be asked
@@ -193,4 +193,4 @@ inline std::string explain(const char *op, const dtype *args, int n, const signa
   return msg;
 }
 
-}  // namespace cpud
+CPUD_NAMESPACE_END  // namespace cpud

@@ -17,18 +17,24 @@
  * runs before any other of the program's (docs/runtime.md, "Start-up").
  *
  * The pointer is constant data (no initialiser runs, so target builds may
- * include this too) and `used` keeps it at -O2 and under LTO. Not planted
- * in the runtime itself, in host mode (startup-check=false), where there is
- * no check and cpud_host_init() is called instead, or in files built at the
- * floor with cpudispatch_floor_dep (CPUD_NO_BASELINE_GUARD): they hold no
- * baseline code to guard, and may be linked without the runtime.
+ * include this too) and `used` keeps it at -O2 and under LTO. The anchor is
+ * the runtime's own (cpudispatch/namespace.h): each library's files keep
+ * their own library's check. In library mode without an init function
+ * (startup-check=warn) the same object holds the ELF property that makes
+ * the loader refuse the library on a CPU below its baseline, and the check
+ * that reports it where no loader did. Not planted in the runtime itself,
+ * where an init function calls cpud_host_init() or cpud_library_init()
+ * instead (startup-check=false), or in files built at the floor with
+ * cpudispatch_floor_dep (CPUD_NO_BASELINE_GUARD): they hold no baseline
+ * code to guard, and may be linked without the runtime.
  */
 #ifndef CPUDISPATCH_STARTUP_REF_H_
 #define CPUDISPATCH_STARTUP_REF_H_
 
+#include "cpudispatch/namespace.h"
 #include "cpudispatch_config.h"
 
-#if CPUD_STARTUP_CHECK && !defined(CPUD__RUNTIME) && !defined(CPUD_NO_BASELINE_GUARD) && \
+#if (CPUD_STARTUP_CHECK || CPUD_STARTUP_WARN) && !defined(CPUD__RUNTIME) && !defined(CPUD_NO_BASELINE_GUARD) && \
     !defined(CPUD__NO_STARTUP_REF) && (defined(__GNUC__) || defined(__clang__))
 #ifdef __cplusplus
 extern "C" {

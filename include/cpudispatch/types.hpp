@@ -17,7 +17,7 @@
 #include "cpudispatch/dtype.hpp"
 #include "cpudispatch/resolve.hpp"
 
-namespace cpud CPUD_HIDDEN {
+CPUD_NAMESPACE_BEGIN
 
 // Bumped by every rule a registry declares: operators' cached resolutions
 // made before it stop counting.
@@ -213,4 +213,4 @@ inline conversion convert(dtype from, dtype to) { return types().convert(from, t
 // How operators name types in errors and introspection.
 inline std::string type_name(dtype t) { return types().name(t); }
 
-}  // namespace cpud
+CPUD_NAMESPACE_END  // namespace cpud

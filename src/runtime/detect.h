@@ -109,9 +109,12 @@ CPUD_HIDDEN cpud_mask cpud__dispatched_mask(void);
 /* The names of mask's features, space-separated, in id order (cut short,
  * never overrun, when cap is too small): for messages. */
 CPUD_HIDDEN void cpud__mask_names(cpud_mask mask, char *buf, size_t cap);
-/* cpud_check_baseline() with the message's subject: "this program" or
- * "this library" (baseline_check.c). */
-CPUD_HIDDEN int cpud__check_baseline_of(const char *what, char *msg, size_t cap);
+/* cpud_check_baseline() with the message's subject: the program (0) or a
+ * library inside another process (1) (baseline_check.c). */
+CPUD_HIDDEN int cpud__check_baseline_of(int library, char *msg, size_t cap);
+/* Prints `line` on stderr unless a copy of the runtime in this process
+ * printed the same line before (features.c's table of printed lines). */
+CPUD_HIDDEN void cpud__print_once(const char *line);
 /* What this program's (or shared library's) dispatch sources were compiled
  * for, from their records (include/cpudispatch/compiled.h): sets *known
  * to 1, *targets to the targets' members and *dispatched to those and what
@@ -139,7 +142,8 @@ CPUD_HIDDEN cpud_mask cpud__startup_detected(void);
 
 // The same functions under the names C++ tools and tests use (inline, so
 // the runtime itself stays C).
-namespace cpud::internal {
+CPUD_NAMESPACE_BEGIN
+namespace internal {
 using cpud::feature_set;
 using reading_cost = cpud__reading_cost;
 inline cpud_mask detect_raw(const cpud_mask &want) { return cpud__detect_raw(want); }
@@ -161,7 +165,8 @@ inline cpud_mask adds_mask(int id) { return cpud__adds_mask(id); }
 inline cpud_mask removes_mask(int id) { return cpud__removes_mask(id); }
 inline cpud_mask close_over_implied(const cpud_mask &raw) { return cpud__close_over_implied(raw); }
 inline cpud_mask dispatched_mask() { return cpud__dispatched_mask(); }
-}  // namespace cpud::internal
+}  // namespace internal
+CPUD_NAMESPACE_END  // namespace cpud
 #endif
 
 #endif

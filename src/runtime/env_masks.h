@@ -46,7 +46,8 @@ CPUD_HIDDEN const char *cpud__names_something(const char *value);
 
 #include <cstddef>
 
-namespace cpud::internal {
+CPUD_NAMESPACE_BEGIN
+namespace internal {
 constexpr std::size_t k_env_max_len = CPUD__ENV_MAX_LEN;
 using env_inputs = cpud__env_inputs;
 using env_outcome = cpud__env_outcome;
@@ -56,7 +57,8 @@ inline env_outcome apply_env_masks(const env_inputs &in) {
   return out;
 }
 inline const char *names_something(const char *value) { return cpud__names_something(value); }
-}  // namespace cpud::internal
+}  // namespace internal
+CPUD_NAMESPACE_END  // namespace cpud
 #endif
 
 #endif

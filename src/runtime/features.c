@@ -41,6 +41,9 @@ CPUD_HIDDEN __attribute__((used)) uint64_t cpud__printed_table[CPUD__TABLE_SLOTS
 #define CPUD__STR(x) CPUD__STR_(x)
 /* The offset is resolved when the object is linked (PC-relative, to a
  * hidden symbol of the same object): no dynamic relocation, read-only. */
+/* The symbols carry the build's namespace (cpudispatch/namespace.h). */
+#define CPUD__TABLE_SYM CPUD__NS_STR(cpud__printed_table)
+#define CPUD__NOTE_SYM CPUD__NS_STR(cpud__printed_table_note)
 __asm__(".pushsection .note.cpudispatch,\"a\"\n"
         ".balign 4\n"
         ".long 5\n"
@@ -48,10 +51,10 @@ __asm__(".pushsection .note.cpudispatch,\"a\"\n"
         ".long " CPUD__STR(CPUD__NOTE_TABLE) "\n"
         ".asciz \"cpud\"\n"
         ".balign 4\n"
-        ".globl cpud__printed_table_note\n"
-        ".hidden cpud__printed_table_note\n"
-        "cpud__printed_table_note:\n"
-        ".long cpud__printed_table - cpud__printed_table_note\n"
+        ".globl " CPUD__NOTE_SYM "\n"
+        ".hidden " CPUD__NOTE_SYM "\n"
+        CPUD__NOTE_SYM ":\n"
+        ".long " CPUD__TABLE_SYM " - " CPUD__NOTE_SYM "\n"
         ".popsection\n");
 extern const unsigned char cpud__printed_table_note[];
 #endif
@@ -231,11 +234,15 @@ static int each_note(const struct dl_phdr_info *info, uint32_t type, note_fn fn,
   return 0;
 }
 
+/* Only this build's records: another library linked into the same
+ * program (statically) leaves its own, under its own namespace id. */
 static int on_compiled_note(const unsigned char *desc, uint32_t size, void *arg) {
   note_walk *w = (note_walk *)arg;
-  if (size != sizeof(uint32_t) * CPUD__NOTE_WORDS) return 0;
-  uint32_t words[CPUD__NOTE_WORDS];
-  memcpy(words, desc, sizeof words);
+  if (size != sizeof(uint32_t) * (1 + CPUD__NOTE_WORDS)) return 0;
+  uint32_t ns, words[CPUD__NOTE_WORDS];
+  memcpy(&ns, desc, sizeof ns);
+  if (ns != CPUD_NAMESPACE_ID) return 0;
+  memcpy(words, desc + sizeof ns, sizeof words);
   cpud_mask m;
   for (int i = 0; i < CPUD_MASK_WORDS; ++i) m.w[i] = words[2 * i] | (uint64_t)words[2 * i + 1] << 32;
   const cpud_mask f = cpud_mask_and(m, cpud__every_feature());
@@ -317,8 +324,9 @@ void cpud__compiled_targets(int *known, cpud_mask *targets, cpud_mask *dispatche
 #endif
 }
 
-/* Host and library mode (startup-check=false: a Python extension, a
- * plugin, a shared library): a bad variable never ends the process. Its
+/* Host and library mode (startup-check=false or warn: a Python extension,
+ * a plugin, a shared library), and a shared library built in program mode:
+ * a bad variable never ends the process. Its
  * message is kept for cpud_host_init(), which a host calls first to raise
  * its own error; otherwise (cpud_library_init(), or something initialised
  * the runtime first) it is printed, once per process however many copies
@@ -328,9 +336,50 @@ static char g_env_error[sizeof(((cpud__env_outcome *)0)->error)];
 static int g_env_failed = 0;   /* set once a bad variable was seen */
 static int g_host_claimed = 0; /* cpud_host_init() reports the errors itself */
 
+/* 1 when this copy of the runtime is in the program itself (its
+ * executable, or a static library linked into it), 0 in a shared object:
+ * a library loaded into a process it does not own never ends it for a
+ * variable (docs/runtime.md, "Start-up check"). */
+#if CPUD__HAVE_NOTES
+static int on_first_object(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)size;
+  const uintptr_t self = (uintptr_t)&on_first_object;
+  int *mine = (int *)arg;
+  for (int i = 0; i < info->dlpi_phnum && !*mine; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    const uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+    *mine = ph->p_type == PT_LOAD && self >= lo && self < lo + ph->p_memsz;
+  }
+  return 1; /* the first object reported is the program (glibc, musl) */
+}
+#endif
+static int in_main_program(void) {
+#if CPUD__HAVE_NOTES
+  int mine = 0;
+  dl_iterate_phdr(&on_first_object, &mine);
+  return mine;
+#elif defined(_WIN32)
+  HMODULE self = NULL;
+  if (!GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                          (LPCSTR)(void *)&in_main_program, &self))
+    return 1;
+  return self == GetModuleHandleA(NULL);
+#else
+  return 1;
+#endif
+}
+
+void cpud__print_once(const char *line) {
+  if (first_to_print(block_hash(line))) {
+    fputs(line, stderr);
+    fflush(stderr);
+  }
+}
+
 /* The env masks applied to a detected set: exits on a bad variable, as the
- * start-up check documents (host mode: see above); the warnings, if any,
- * in o->warning. */
+ * start-up check documents, where this copy is in the program itself
+ * (program mode); elsewhere (library and host mode, or a shared library
+ * built in program mode) see above. The warnings, if any, in o->warning. */
 static void apply_env(cpud_mask detected, cpud__env_outcome *o) {
   cpud__env_inputs in;
   memset(&in, 0, sizeof in);
@@ -347,29 +396,47 @@ static void apply_env(cpud_mask detected, cpud__env_outcome *o) {
   if (cpud__names_something(in.disable) || cpud__names_something(in.enable))
     cpud__compiled_targets(&in.compiled, &in.targets, &in.dispatched);
   cpud__apply_env_masks(&in, o);
-  if (!o->ok) {
-#if CPUD_STARTUP_CHECK
+  if (o->ok) return;
+  if (CPUD_STARTUP_CHECK && in_main_program()) {
     fprintf(stderr, "cpudispatch: %s\n", o->error);
     fflush(stderr);
     exit(CPUD_EXIT_ENV);
-#else
-    int expected = 0;
-    if (__atomic_compare_exchange_n(&g_env_failed, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-      snprintf(g_env_error, sizeof g_env_error, "%s", o->error);
-      __atomic_store_n(&g_env_failed, 2, __ATOMIC_RELEASE); /* the message is complete */
-      if (!__atomic_load_n(&g_host_claimed, __ATOMIC_ACQUIRE)) {
-        char line[sizeof g_env_error + 64];
-        snprintf(line, sizeof line, "cpudispatch: %s; only the baseline builds run\n", o->error);
-        if (first_to_print(block_hash(line))) {
-          fputs(line, stderr);
-          fflush(stderr);
-        }
-      }
-    }
-    o->usable = cpud_mask_and(detected, in.baseline);
-    o->warning[0] = 0;
-#endif
   }
+  int expected = 0;
+  if (__atomic_compare_exchange_n(&g_env_failed, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    snprintf(g_env_error, sizeof g_env_error, "%s", o->error);
+    __atomic_store_n(&g_env_failed, 2, __ATOMIC_RELEASE); /* the message is complete */
+    if (!__atomic_load_n(&g_host_claimed, __ATOMIC_ACQUIRE)) {
+      char line[sizeof g_env_error + 64];
+      snprintf(line, sizeof line, "cpudispatch: %s; only the baseline builds run\n", o->error);
+      cpud__print_once(line);
+    }
+  }
+  o->usable = cpud_mask_and(detected, in.baseline);
+  o->warning[0] = 0;
+}
+
+/* The variables of cpudispatch 0.1, whose default prefix every library
+ * shared: set while this build reads its own (the project's name), they
+ * would be ignored without a word. Said once per process and variable. */
+static void warn_old_variables(void) {
+#if CPUD_ENV_PREFIX_DERIVED
+  static const char *const k_suffixes[] = {"DISABLE_CPU_FEATURES", "ENABLE_CPU_FEATURES",
+                                           "SKIP_CPU_BASELINE_CHECK"};
+  if (strcmp(CPUD_ENV_PREFIX, "CPUDISPATCH") == 0) return;
+  for (size_t i = 0; i < sizeof k_suffixes / sizeof k_suffixes[0]; ++i) {
+    char old[64], mine[128], line[512];
+    snprintf(old, sizeof old, "CPUDISPATCH_%s", k_suffixes[i]);
+    snprintf(mine, sizeof mine, "%s_%s", CPUD_ENV_PREFIX, k_suffixes[i]);
+    if (!getenv(old) || getenv(mine)) continue;
+    snprintf(line, sizeof line,
+             "cpudispatch: warning: %s is set, but %s%s%s reads %s (since cpudispatch 0.2 each library's "
+             "variables carry its name); not applied here\n",
+             old, CPUD_LIBRARY_NAME[0] ? CPUD_LIBRARY_NAME : "this program", CPUD_LIBRARY_VERSION[0] ? " " : "",
+             CPUD_LIBRARY_VERSION, mine);
+    cpud__print_once(line);
+  }
+#endif
 }
 
 static void print_warnings(const char *w) {
@@ -394,8 +461,10 @@ cpud_mask cpud__init(void) {
   apply_env(detected, &o);
   /* Racing initialisers compute the same value; the first to publish it
    * (selection.c) prints the warnings. */
-  if (cpud__publish_initial(detected, o.usable, every) && o.warning[0] && first_to_print(block_hash(o.warning)))
-    print_warnings(o.warning);
+  if (cpud__publish_initial(detected, o.usable, every)) {
+    if (o.warning[0] && first_to_print(block_hash(o.warning))) print_warnings(o.warning);
+    warn_old_variables();
+  }
   return cpud_usable_mask();
 }
 
@@ -430,7 +499,7 @@ int cpud_library_init(char *msg, size_t cap) {
   const char *skip = getenv(CPUD_ENV_PREFIX "_SKIP_CPU_BASELINE_CHECK");
   if (skip && skip[0] && strcmp(skip, "0") != 0) return 0;
   char base[1536];
-  if (cpud__check_baseline_of("this library", base, sizeof base)) {
+  if (cpud__check_baseline_of(1, base, sizeof base)) {
     if (msg && cap) snprintf(msg, cap, "cpudispatch: %s", base);
     return CPUD_EXIT_BASELINE;
   }

@@ -43,14 +43,16 @@ CPUD_HIDDEN int cpud__ranks_below(cpud_mask a, cpud_mask b);
 
 #include <cstddef>
 
-namespace cpud::internal {
+CPUD_NAMESPACE_BEGIN
+namespace internal {
 using target_name = cpud__target_name;
 inline std::size_t next_name(const char **p, const char **start) { return cpud__next_name(p, start); }
 inline bool parse_target_name(const char *text, std::size_t len, target_name *out) {
   return cpud__parse_target_name(text, len, out) != 0;
 }
 inline bool ranks_below(const cpud_mask &a, const cpud_mask &b) { return cpud__ranks_below(a, b) != 0; }
-}  // namespace cpud::internal
+}  // namespace internal
+CPUD_NAMESPACE_END  // namespace cpud
 #endif
 
 #endif

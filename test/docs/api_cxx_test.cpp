@@ -205,7 +205,8 @@ void sentences() {
   // Inside each build: CPUD_HAVE_<F> for the baseline and for the target
   // and all it implies; CPUD_TARGET_<F> for the target and all it implies;
   // CPUD_TARGET_IS_BASELINE only in the baseline build; the namespace is
-  // cpud_target_<TARGET>, so each build has its own copy of the helper.
+  // NAMESPACE__cpud_target_<TARGET> (the build's namespace: another
+  // library's never meets it), so each build has its own copy of the helper.
   const D::entry *se = scale.targets();
   auto have = scale_have.targets();
   auto target = scale_target.targets();
@@ -224,7 +225,7 @@ void sentences() {
     const cpud::feature_set t = target[i].fn();
     EXPECT(t == own && (t.w[0] & 1) == (id == 0));  // bit 0: CPUD_TARGET_IS_BASELINE
     const void *helper = nullptr;
-    EXPECT(std::string(ns[i].fn(&helper)) == std::string("cpud_target_") + se[i].name);
+    EXPECT(std::string(ns[i].fn(&helper)) == std::string(CPUD_STR(CPUD_NAMESPACE)) + "__cpud_target_" + se[i].name);
     helpers.insert(helper);
   }
   EXPECT(usable >= 1 && static_cast<int>(helpers.size()) == usable);

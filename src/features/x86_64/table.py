@@ -57,6 +57,13 @@
   # Names accepted for compatibility (NumPy option strings) but not offered:
   # Xeon Phi ISA extensions are gone from current compilers and CPUs.
   'retired': ['AVX512_KNL', 'AVX512_KNM'],
+  # The x86-64 psABI's ISA levels as glibc (>= 2.33) checks them before it
+  # loads an object: group -> the bit of GNU_PROPERTY_X86_ISA_1_NEEDED.
+  # A library without an init function (startup-check=warn) carries the
+  # lowest level whose group covers its baseline, and the loader refuses it
+  # on an older CPU (docs/libraries.md); a baseline no level covers is a
+  # configure error there. In ascending order.
+  'loader_isa_levels': [['X86_V2', 2], ['X86_V3', 4], ['X86_V4', 8]],
   'features': [
     {'name': 'SSE', 'implies': [], 'flags': ['-msse'],
      'headers': ['xmmintrin.h'], 'cdef': 'defined(__SSE__)',
