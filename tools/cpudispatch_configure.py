@@ -202,11 +202,11 @@ def configure(a, out):
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     result['who'] = who
-    check_mode(a, arch, result)
+    check_mode(a, arch, result, out)
     return arch, result
 
 
-def check_mode(a, arch, res):
+def check_mode(a, arch, res, out):
     """startup-check=warn (a library without an init function) never
     exits, so only the loader can keep its baseline code off a CPU below
     the baseline: a baseline no loader level covers is refused here, with
@@ -232,6 +232,12 @@ def check_mode(a, arch, res):
                  % ', '.join(levels)) if levels else ' (no loader checks the CPU on %s %s)'
                 % (a.get('system', 'linux'), arch.arch)))
     res['loader'] = level
+    if level[0]:
+        more = [n for n in [level[0]] + arch.closure[level[0]] if n not in res['baseline'] and n not in arch.table['min']]
+        if more:
+            out.message('startup-check=warn: the loader refuses this library on CPUs below %s, which holds %s '
+                        'besides the baseline: a CPU with the baseline but without those is refused too'
+                        % (level[0], ' '.join(more)))
 
 
 def resolve(a, out, arch, raw, broken, allow, r, table):

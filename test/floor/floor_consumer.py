@@ -47,6 +47,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.dirname(HERE))
+import messages  # noqa: E402  (test/messages.py)
 ROOT = os.path.dirname(os.path.dirname(HERE))
 LOW_X86 = ['qemu64', 'core2duo', 'Nehalem', 'SandyBridge']
 
@@ -452,8 +455,7 @@ class Case:
                       % (self.c['flags'], key))
             return
         app = os.path.join(self.build, 'app')
-        rx = re.compile(r'^cpudispatch: this program was built for (\S+) CPUs with (.*) \(its baseline\), '
-                        r'but this CPU lacks (.*?)\. Run it on a CPU', re.M)
+        rx = messages.refusal('cpud_fixture')  # test/configure/fixture's project()
         for model in self.c['low']:
             rc, out, err = self.qemu_run(model, app)
             m = rx.search(err)

@@ -12,9 +12,11 @@ cpu-dispatch, then checks:
 
   blocks   the fixture holds docs/quickstart.md's snippet and snippet-use
            line and docs/libraries.md's recipe verbatim (sources aside);
-  foo.pc   -Wl,--undefined=cpud__startup_check_anchor is in Libs for a
-           static-only foo, in Libs.private otherwise, as the docs say;
-           libfoo.so exports foo_* alone (nm -D --defined-only);
+  foo.pc   -Wl,--undefined=NAMESPACE__cpud__startup_check_anchor is in
+           Libs for a static-only foo, in Libs.private otherwise, as the
+           docs say; Cflags hold no machine flag (the variable
+           cpudispatch_cflags holds the baseline's); libfoo.so exports
+           foo_* alone (nm -D --defined-only);
   programs the snippet's executable and every use_ENTRY_LANG_KIND program
            (one entry point of the library, C or C++, linked with the
            static or shared half) and the same programs built after
@@ -23,10 +25,14 @@ cpu-dispatch, then checks:
            (69 instead where this CPU, as its kernel and CPUID say, lacks
            an x86_v3 baseline), status 0 and the right result; under -cpu
            Nehalem status 69
-           and the check's message with an x86_v3 baseline, 0 with the
-           default one; with DISABLE=nonsense status 78 and its message.
-           aarch64: under qemu-aarch64, status 0; DISABLE=asimd (a
-           baseline feature) and DISABLE=nonsense: 78;
+           and the check's message (naming the fixture's project) with an
+           x86_v3 baseline, 0 with the default one; with DISABLE=nonsense
+           status 78 and its message where the runtime is in the program
+           (the executable, the static half), status 0, the message as a
+           warning and the right result where it is in libfoo.so (a
+           library never ends its host for a variable). aarch64: under
+           qemu-aarch64, status 0; DISABLE=asimd (a baseline feature) and
+           DISABLE=nonsense: 78;
   controls x86_v3 static: the installed libfoo.a linked by `cc` without
            pkg-config's --undefined: the program calling only foo_util
            (no cpudispatch header) dies of SIGILL under Nehalem, the one
@@ -54,6 +60,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'consumer'))
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
 import doc_blocks  # noqa: E402  (test/doc_blocks.py)
+import messages  # noqa: E402  (test/messages.py)
 import run_consumer  # noqa: E402  (test/consumer/run_consumer.py)
 
 V3_NONE = dict(baseline='x86_v3', dispatch='none')
@@ -76,9 +83,10 @@ CASES['aarch64-static'] = dict(AARCH64, kind='static', buildtype='release')
 CASES['control-aarch64-static'] = dict(AARCH64, kind='static', buildtype='release', control=True)
 
 ENTRIES = {'foo_sum': 450, 'foo_plain': 450, 'foo_util': 450, 'foo_cxx': 900}
-UNDEF = '-Wl,--undefined=cpud__startup_check_anchor'
-BASELINE_MSG = re.compile(r'^cpudispatch: this program was built for \w+ CPUs with .* \(its baseline\), but this CPU '
-                          r'lacks ', re.M)
+UNDEF = re.compile(r'-Wl,--undefined=\w+__cpud__startup_check_anchor\b')
+PROJECT, VERSION = 'cpudispatch-shapes-fixture', '1.0'  # the fixture's project()
+BASELINE_MSG = messages.refusal(PROJECT, VERSION)
+PREFIX = messages.env_prefix(PROJECT)  # its variables: CPUDISPATCH_SHAPES_FIXTURE_...
 SIGILL = (-4, 132)
 
 
@@ -154,12 +162,25 @@ class Case(run_consumer.Case):
         libs = re.search(r'^Libs: (.*)$', pc, re.M)
         private = re.search(r'^Libs\.private: (.*)$', pc, re.M)
         where, other = ('Libs', 'Libs.private') if self.c['kind'] == 'static' else ('Libs.private', 'Libs')
-        found = {'Libs': bool(libs and UNDEF in libs.group(1)), 'Libs.private': bool(private and UNDEF in private.group(1))}
+        found = {'Libs': bool(libs and UNDEF.search(libs.group(1))),
+                 'Libs.private': bool(private and UNDEF.search(private.group(1)))}
         if not libs or '-lfoo' not in libs.group(1).split():
             self.fail('foo.pc has no Libs: ... -lfoo:\n' + pc)
         if not found[where] or found[other]:
-            self.fail('foo.pc should have %s in %s only:\n%s' % (UNDEF, where, pc))
-        print('  foo.pc: %s in %s' % (UNDEF, ', '.join(k for k, v in found.items() if v) or 'nothing'))
+            self.fail('foo.pc should have %s in %s only:\n%s' % (UNDEF.pattern, where, pc))
+        print('  foo.pc: %s in %s' % (UNDEF.pattern, ', '.join(k for k, v in found.items() if v) or 'nothing'))
+        # No machine flag for foo's consumers (docs/libraries.md): the
+        # baseline's flags are a variable, for a consumer that asks.
+        cflags = re.search(r'^Cflags: (.*)$', pc, re.M)
+        machine = [w for w in (cflags.group(1).split() if cflags else []) if w.startswith(('-m', '-DCPUD'))]
+        var = re.search(r'^cpudispatch_cflags=(.*)$', pc, re.M)
+        if machine or not var:
+            self.fail('foo.pc should give no machine flag in Cflags (%s) and the variable cpudispatch_cflags:\n%s'
+                      % (' '.join(machine), pc))
+        elif self.c['baseline'] == 'x86_v3' and '-mavx2' not in var.group(1).split():
+            self.fail('foo.pc: cpudispatch_cflags should hold the x86_v3 baseline\'s flags: %s' % var.group(1))
+        else:
+            print('  foo.pc: Cflags with no machine flag; cpudispatch_cflags=%s' % var.group(1))
         # A shared foo exports its API (foo_*) and nothing of cpudispatch:
         # not the runtime, not the env-warning record, not the bounds of the
         # records of what was compiled, not the C++ API's inline functions
@@ -209,7 +230,7 @@ class Case(run_consumer.Case):
 
     def launch(self, exe, model=None, env_extra=None):
         env = dict(os.environ, LD_LIBRARY_PATH=self.libdir())
-        for k in [k for k in env if k.startswith('CPUDISPATCH_')]:
+        for k in [k for k in env if k.startswith(('CPUDISPATCH_', PREFIX + '_'))]:
             del env[k]
         env.update(env_extra or {})
         if self.x86:
@@ -241,14 +262,30 @@ class Case(run_consumer.Case):
             self.host = cpu_facts.host_flags(self.c['cc'])
         return self.host
 
+    def in_shared(self, exe):
+        """Whether exe's copy of the runtime is libfoo.so's (the shared half
+        linked by Meson, or the installed one a plain cc picks)."""
+        name = os.path.basename(exe)
+        return name.endswith('_shared') or (name.startswith('plain_') and self.c['kind'] == 'both')
+
     def check_program(self, exe):
-        bad = {'CPUDISPATCH_DISABLE_CPU_FEATURES': 'nonsense'}
-        self.expect_status(exe, 78, r'^cpudispatch: CPUDISPATCH_DISABLE_CPU_FEATURES: unknown CPU feature "nonsense"',
-                           env=bad, what=' DISABLE=nonsense')
+        var = PREFIX + '_DISABLE_CPU_FEATURES'
+        bad = {var: 'nonsense'}
+        msg = r'^cpudispatch: %s: unknown CPU feature "nonsense"' % var
+        if self.in_shared(exe):
+            # A library never ends its host for a variable: the warning,
+            # the baseline builds, the right result.
+            p = self.launch(exe, env_extra=bad)
+            if p.returncode != 0 or '(ok)' not in p.stdout or not re.search(msg + r'.*; only the baseline builds run',
+                                                                             p.stderr, re.M):
+                self.fail('%s DISABLE=nonsense: status %d, expected 0, the right result and the warning; stdout %r '
+                          'stderr %r' % (os.path.basename(exe), p.returncode, p.stdout, p.stderr[-300:]))
+        else:
+            self.expect_status(exe, 78, msg, env=bad, what=' DISABLE=nonsense')
         if not self.x86:
             self.expect_ok(exe, what=' (qemu-aarch64)')
-            self.expect_status(exe, 78, r'^cpudispatch: CPUDISPATCH_DISABLE_CPU_FEATURES: cannot disable ASIMD',
-                               env={'CPUDISPATCH_DISABLE_CPU_FEATURES': 'asimd'}, what=' DISABLE=asimd')
+            self.expect_status(exe, 78, r'^cpudispatch: %s: cannot disable ASIMD' % var,
+                               env={var: 'asimd'}, what=' DISABLE=asimd')
             return
         if self.c['baseline'] == 'x86_v3' and not cpu_facts.X86_NEEDS['X86_V3'] <= self.host_flags():
             # This machine is below the baseline: the check refuses here too.
@@ -286,7 +323,7 @@ class Case(run_consumer.Case):
         if None in links.values():
             return
         if not self.x86:
-            p = self.launch(links['foo_plain'], env_extra={'CPUDISPATCH_DISABLE_CPU_FEATURES': 'asimd'})
+            p = self.launch(links['foo_plain'], env_extra={PREFIX + '_DISABLE_CPU_FEATURES': 'asimd'})
             if self.c.get('control'):
                 if p.returncode != 0:
                     self.fail('control: foo_plain without the references should ignore DISABLE=asimd (status 0), '
@@ -295,7 +332,7 @@ class Case(run_consumer.Case):
                     print('  control: without the references DISABLE=asimd is ignored (status 0)')
             else:
                 self.expect_status(links['foo_plain'], 78, 'cannot disable ASIMD',
-                                   env={'CPUDISPATCH_DISABLE_CPU_FEATURES': 'asimd'}, what=' (no --undefined)')
+                                   env={PREFIX + '_DISABLE_CPU_FEATURES': 'asimd'}, what=' (no --undefined)')
             return
         if self.c.get('control'):
             # cpu-dispatch=none: no CHECK calls the runtime, so nothing but
@@ -308,7 +345,7 @@ class Case(run_consumer.Case):
                 else:
                     print('  control: without the references %s dies of SIGILL under Nehalem (status %d)'
                           % (e, p.returncode))
-                p = self.launch(links[e], env_extra={'CPUDISPATCH_DISABLE_CPU_FEATURES': 'nonsense'})
+                p = self.launch(links[e], env_extra={PREFIX + '_DISABLE_CPU_FEATURES': 'nonsense'})
                 if p.returncode != 0:
                     self.fail('control: %s without the references should accept DISABLE=nonsense (status 0), got '
                               '%d' % (e, p.returncode))
@@ -318,7 +355,7 @@ class Case(run_consumer.Case):
         for e in ('foo_sum', 'foo_plain'):
             self.expect_status(links[e], 69, BASELINE_MSG.pattern, 'Nehalem', what=' (no --undefined)')
             self.expect_status(links[e], 78, 'unknown CPU feature "nonsense"',
-                               env={'CPUDISPATCH_DISABLE_CPU_FEATURES': 'nonsense'}, what=' (no --undefined)')
+                               env={PREFIX + '_DISABLE_CPU_FEATURES': 'nonsense'}, what=' (no --undefined)')
         # A file with no cpudispatch header needs the --undefined.
         p = self.launch(links['foo_util'], 'Nehalem')
         if p.returncode not in SIGILL:
