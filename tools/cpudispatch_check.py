@@ -307,10 +307,11 @@ def namespace_problems(lib, cfg):
         pretty = demangle([sym])[sym]
         base = re.sub(r'_(baseline|%s)$' % re.escape(lib.target), '', pretty)
         out.append('%s(%s) defines %s outside this build\'s namespace %s: in a static link another library\'s '
-                   '%s could serve this library\'s calls. Name it CPUD_FN(%s) in the dispatch source, written out '
-                   'as such (cpudispatch-gen reads the names there; a comment will do), put it in namespace '
-                   'CPUD_TARGET_NS, or make it static.'
-                   % (lib.name, obj, pretty, ns, pretty, base if re.match(r'^\w+$', base) else 'NAME'))
+                   '%s could serve this library\'s calls. Name it CPUD_FN(%s) in the dispatch source itself '
+                   '(cpudispatch-gen reads the names CPUD_FN gets there, expanding the source\'s own macros but '
+                   'not those of the headers it includes; a comment that says CPUD_FN(%s) will do), put it in '
+                   'namespace CPUD_TARGET_NS, or make it static.'
+                   % (lib.name, obj, pretty, ns, pretty, *(2 * [base if re.match(r'^\w+$', base) else 'NAME'])))
     return out
 
 

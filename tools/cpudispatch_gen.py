@@ -31,7 +31,9 @@ single feature and a group (AVX2__FMA3). Errors: one line on stderr, exit 1.
 
 Kernel names carry the build's namespace: the header maps every name the
 source defines with CPUD_FN(NAME) (read from the source, and the files it
-includes with quotes) and each compiled target, NAME_AVX2, to
+includes with quotes; where a macro of the file makes them, CPUD_FN(add_##T),
+as the preprocessor of --cc/--cxx expands it) and each compiled target,
+NAME_AVX2, to
 NAMESPACE__NAME_AVX2, so that callers and the source keep writing NAME_AVX2
 and two libraries' kernels of one name never meet in a link. The namespace
 is the build's; a project that is a subproject of the build (a library
@@ -40,6 +42,7 @@ built inside a program's build) gets its own beside it.
 import argparse
 import os
 import re
+import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # nothing written next to the scripts
@@ -67,10 +70,32 @@ FN_NAME = re.compile(r'\bCPUD_FN\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)')
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 
-def kernel_names(path, seen=None):
+# A #define (with its continuation lines) that uses CPUD_FN: the names it
+# makes (CPUD_FN(add_##T)) are known only once the macro is expanded.
+MACRO_USES_FN = re.compile(r'^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*\bCPUD_FN\b', re.M)
+MARK = re.compile(r'\bcpud_fn_marker_\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)')
+
+
+def expanded_names(text, cpp):
+    """The names CPUD_FN gets once the source's own macros are expanded: the
+    source without its #include lines, run through the compiler's
+    preprocessor (cpp: its command, or None) with CPUD_FN as a marker."""
+    if not cpp:
+        return []
+    body = re.sub(r'^[ \t]*#[ \t]*include\b.*$', '', text, flags=re.M)
+    try:
+        p = subprocess.run(cpp + ['-E', '-P', '-w', '-DCPUD_FN(N)=cpud_fn_marker_(N)', '-'], input=body,
+                           capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return MARK.findall(p.stdout)
+
+
+def kernel_names(path, cpp=None, seen=None):
     """The NAMEs a dispatch source defines with CPUD_FN(NAME), in the source
     and in the files it includes with quotes (those that exist beside it),
-    in the order met."""
+    in the order met; where a macro of the file makes them, as the
+    preprocessor expands it."""
     seen = set() if seen is None else seen
     real = os.path.realpath(path)
     if real in seen or len(seen) > 200:
@@ -82,10 +107,12 @@ def kernel_names(path, seen=None):
     except OSError:
         return []
     names = FN_NAME.findall(text)
+    if MACRO_USES_FN.search(text):
+        names += expanded_names(text, cpp)
     for inc in INCLUDE.findall(text):
         sub = os.path.join(os.path.dirname(path), inc)
         if os.path.isfile(sub):
-            names += kernel_names(sub, seen)
+            names += kernel_names(sub, cpp, seen)
     return list(dict.fromkeys(names))
 
 
@@ -213,6 +240,9 @@ def main():
     ap.add_argument('--register', metavar='DIR', help='record the targets in DIR/NAME.txt, for cpudispatch-run')
     ap.add_argument('--out-dir', metavar='DIR', help='where NAME.dispatch.h goes (default: the calling '
                     'meson.build\'s build folder)')
+    ap.add_argument('--cc', action='append', default=[], help='the C compiler\'s command, one argument each: its '
+                    'preprocessor expands the macros that make kernel names')
+    ap.add_argument('--cxx', action='append', default=[], help='the same for C++ sources')
     ap.add_argument('source')
     ap.add_argument('wanted')
     a = ap.parse_args()
@@ -249,7 +279,9 @@ def main():
                  'the list the loop splits' % (name, bad[0], t, LIB_SEP, ARG_SEP))
         words.append('%s_%s%s%s' % (name, t, LIB_SEP, ARG_SEP.join(args)))
     kns = kernel_namespace(cfg)
-    fns = kernel_names(a.source)
+    cxx = os.path.splitext(a.source)[1] in ('.cpp', '.cc', '.cxx', '.C', '.c++')
+    cpp = (a.cxx + ['-x', 'c++']) if cxx and a.cxx else ((a.cc + ['-x', 'c++' if cxx else 'c']) if a.cc else None)
+    fns = kernel_names(a.source, cpp)
     write_if_changed(os.path.join(out_dir, name + '.dispatch.h'),
                      header(cfg, name, a.wanted, targets, with_baseline, notes, kns, fns))
     if a.register:

@@ -47,7 +47,8 @@ Checks (each a named assertion; FAIL lines say which and why):
   each-cpu         `meson test --setup cpudispatch:each_cpu` passes, every
                    qemu model of src/run/qemu-models.txt ran each test, and
                    each program ran the best target that model has;
-  env              CPUDISPATCH_DISABLE_CPU_FEATURES=nosuch: status 78, no
+  env              PREFIX_DISABLE_CPU_FEATURES=nosuch (PREFIX: the project's
+                   name, CPUDISPATCH_C_ONLY_FIXTURE): status 78, no
                    output but the documented one line (docs/runtime.md);
                    DISABLE=AVX2: the programs select below AVX2 (SSE42
                    where this CPU has it);
@@ -55,7 +56,7 @@ Checks (each a named assertion; FAIL lines say which and why):
                    documented one-line message, for the program and the
                    programs of each library half; under -cpu Haswell:
                    status 0. Negative control: the same run with
-                   CPUDISPATCH_SKIP_CPU_BASELINE_CHECK=1 dies of SIGILL;
+                   PREFIX_SKIP_CPU_BASELINE_CHECK=1 dies of SIGILL;
   no-c++-runtime   `readelf -d` of every program and shared library of A
                    and B (cpudispatch-run and libfoo.so included) shows no
                    libstdc++, libc++ or libgcc_s in NEEDED. Control: a
@@ -80,6 +81,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'consumer'))
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
 import doc_blocks  # noqa: E402  (test/doc_blocks.py)
+import messages  # noqa: E402  (test/messages.py)
 import run_consumer  # noqa: E402  (test/consumer/run_consumer.py: check_snippet, make_project)
 
 # Build A (default baseline) and build B (x86_v3 baseline) take the two
@@ -109,13 +111,11 @@ NO_CXX = '/nonexistent/c++'
 # has and cpudispatch-check uses).
 CXX_NAME = re.compile(r'\+\+(-[\d.]+)?$|^icp[cx]$')
 CXX_RUNTIME = re.compile(r'^(libstdc\+\+|libc\+\+|libc\+\+abi|libgcc_s)\.so')
-ENV_MSG = re.compile(r'^cpudispatch: CPUDISPATCH_DISABLE_CPU_FEATURES: unknown CPU feature "nosuch"; valid names on '
-                     r'x86_64: (\S+ )*AVX2 (\S+ ?)*$')
-STARTUP_MSG = re.compile(r'^cpudispatch: this program was built for x86_64 CPUs with (?P<base>.*) \(its baseline\), '
-                         r'but this CPU lacks (?P<lacks>.*)\. Run it on a CPU that has them, or rebuild it with a '
-                         r'lower cpu-baseline \(e\.g\. -Dcpudispatch:cpu-baseline=min\)\. '
-                         r'CPUDISPATCH_SKIP_CPU_BASELINE_CHECK=1 skips this check, at the risk of an '
-                         r'illegal-instruction crash\.$')
+PROJECT, VERSION = 'cpudispatch-c-only-fixture', '1.0'  # the fixture's project()
+PREFIX = messages.env_prefix(PROJECT)  # its variables' prefix (the default: the project's name)
+ENV_MSG = re.compile(r'^cpudispatch: %s_DISABLE_CPU_FEATURES: unknown CPU feature "nosuch"; valid names on '
+                     r'x86_64: (\S+ )*AVX2 (\S+ ?)*$' % PREFIX)
+STARTUP_MSG = messages.refusal(PROJECT, VERSION)  # groups: arch, baseline, lacking
 SIGILL = (-signal.SIGILL, 128 + signal.SIGILL)
 
 
@@ -212,7 +212,7 @@ class Case(run_consumer.Case):
                     os.symlink(e.path, dst)
         env = {k: v for k, v in os.environ.items()
                if k not in ('CC', 'CXX', 'CFLAGS', 'CXXFLAGS', 'CPPFLAGS', 'LDFLAGS', 'OBJCXX')
-               and not k.startswith('CPUDISPATCH_')}
+               and not k.startswith(('CPUDISPATCH_', PREFIX + '_'))}
         env['PATH'] = bindir
         with open(self.native, 'w') as fh:
             fh.write("[binaries]\nc = '%s'\ncpp = '%s'\n" % (self.cc_path, NO_CXX))
@@ -419,8 +419,16 @@ class Case(run_consumer.Case):
 
     def check_env(self):
         for exe in PROGRAMS:
-            rc, out, err = self.launch('A', exe, env_extra={'CPUDISPATCH_DISABLE_CPU_FEATURES': 'nosuch'})
+            rc, out, err = self.launch('A', exe, env_extra={PREFIX + '_DISABLE_CPU_FEATURES': 'nosuch'})
             lines = err.splitlines()
+            if exe == 'use_shared':
+                # The runtime is libfoo.so's: a library never ends its host
+                # for a variable; one line, and its baseline builds.
+                self.check('env: %s with DISABLE=nosuch warns once and runs the baseline build' % exe,
+                           rc == 0 and len(lines) == 1 and ENV_MSG.match(lines[0].replace(
+                               '; only the baseline builds run', '')) and self.ran(exe, out) == ['baseline'],
+                           'status %d (expected 0), stdout %r, stderr %r' % (rc, out, err[-600:]))
+                continue
             self.check('env: %s with DISABLE=nosuch exits 78 with one line' % exe,
                        rc == 78 and not out and len(lines) == 1 and ENV_MSG.match(lines[0]),
                        'status %d (expected 78), stdout %r, stderr %r (expected one line matching %r)'
@@ -428,7 +436,7 @@ class Case(run_consumer.Case):
         flags = self.host - {'avx2'}
         want = best(TARGETS, flags)
         for exe in PROGRAMS:
-            rc, out, err = self.launch('A', exe, env_extra={'CPUDISPATCH_DISABLE_CPU_FEATURES': 'AVX2'})
+            rc, out, err = self.launch('A', exe, env_extra={PREFIX + '_DISABLE_CPU_FEATURES': 'AVX2'})
             got = self.ran(exe, out)
             self.check('env: %s with DISABLE=AVX2 selects %s' % (exe, want),
                        rc == 0 and got == [want] and TARGETS.index(want) < TARGETS.index('AVX2'),
@@ -441,8 +449,8 @@ class Case(run_consumer.Case):
             lines = err.splitlines()
             m = STARTUP_MSG.match(lines[0]) if len(lines) == 1 else None
             self.check('startup: %s (x86_v3 baseline) under Nehalem exits 69 with one line' % exe,
-                       rc == 69 and not out and m and 'X86_V3' in m.group('base').split()
-                       and 'AVX2' in m.group('lacks').split(),
+                       rc == 69 and not out and m and 'X86_V3' in m.group(2).split()
+                       and 'AVX2' in m.group(3).split(),
                        'status %d (expected 69), stdout %r, stderr %r (expected one line matching %r, naming '
                        'X86_V3 in the baseline and AVX2 as lacking)' % (rc, out, err[-800:], STARTUP_MSG.pattern))
             rc, out, err = self.launch('B', exe, 'Haswell')
@@ -457,9 +465,9 @@ class Case(run_consumer.Case):
                        rc == 0 and self.ran('app', out) == [want], 'status %d; stdout %r stderr %r' % (rc, out, err))
         # Negative control: the same runs without the check die of SIGILL.
         for exe in ('app', 'use_shared'):
-            rc, out, err = self.launch('B', exe, 'Nehalem', {'CPUDISPATCH_SKIP_CPU_BASELINE_CHECK': '1'})
-            print('  control: %s under Nehalem with CPUDISPATCH_SKIP_CPU_BASELINE_CHECK=1 -> %d%s'
-                  % (exe, rc, ' (SIGILL)' if rc in SIGILL else ''))
+            rc, out, err = self.launch('B', exe, 'Nehalem', {PREFIX + '_SKIP_CPU_BASELINE_CHECK': '1'})
+            print('  control: %s under Nehalem with %s_SKIP_CPU_BASELINE_CHECK=1 -> %d%s'
+                  % (exe, PREFIX, rc, ' (SIGILL)' if rc in SIGILL else ''))
             self.check('startup control: %s without the check dies of SIGILL under Nehalem' % exe, rc in SIGILL,
                        'status %d, stdout %r, stderr %r: the x86_v3 build does not need what Nehalem lacks, so '
                        'the 69 proves nothing' % (rc, out, err[-300:]))

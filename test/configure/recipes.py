@@ -54,7 +54,7 @@ def copy_tree(dst):
         shutil.copytree(os.path.join(root, d), os.path.join(dst, d))
     os.makedirs(os.path.join(dst, 'include'))
     os.makedirs(os.path.join(dst, 'docs'))
-    for f in ('cpudispatch_config.h.in', 'cpudispatch_features.h.in'):
+    for f in ('cpudispatch_config.h.in', 'cpudispatch_features.h.in', 'cpudispatch_namespace.h.in'):
         shutil.copy(os.path.join(root, 'include', f), os.path.join(dst, 'include', f))
     shutil.copy(os.path.join(root, 'docs', 'features.md.in'), os.path.join(dst, 'docs', 'features.md.in'))
 

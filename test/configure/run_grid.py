@@ -187,11 +187,13 @@ CASES = {
     # proves the static initialiser really executes AVX2 before main.
     'baseline-check-under-qemu': dict(
         args=['-Dcpudispatch:cpu-baseline=x86_v3'], build=False, build_only=True,
-        qemu=[('Nehalem', 'app', {}, 69, r'^cpudispatch: this program was built for x86_64 CPUs with SSE .*X86_V3 '
-                                         r'\(its baseline\), but this CPU lacks AVX F16C FMA3 AVX2 BMI BMI2 LZCNT MOVBE X86_V3\. '),
+        qemu=[('Nehalem', 'app', {}, 69, r'^cpudispatch: cpud_fixture in this program was built for x86_64 CPUs with SSE '
+                                         r'.*X86_V3 \(its baseline\), but this CPU lacks AVX F16C FMA3 AVX2 BMI BMI2 LZCNT '
+                                         r'MOVBE X86_V3\. Run it on a CPU that has them, or use a build of cpud_fixture '
+                                         r'for older CPUs\. CPUD_FIXTURE_SKIP_CPU_BASELINE_CHECK=1 skips'),
               ('Nehalem', 'info', {}, 69, r'but this CPU lacks AVX '),
               ('SandyBridge', 'app', {}, 69, r'but this CPU lacks F16C FMA3 AVX2 BMI BMI2 LZCNT MOVBE X86_V3\.'),
-              ('Nehalem', 'app', {'CPUDISPATCH_SKIP_CPU_BASELINE_CHECK': '1'}, -4, r''),
+              ('Nehalem', 'app', {'CPUD_FIXTURE_SKIP_CPU_BASELINE_CHECK': '1'}, -4, r''),
               ('Haswell', 'app', {}, 0, r'^$'),
               ('Haswell', 'info', {}, 0, r'^$')]),
     # Host mode (startup-check=false, docs/python.md): a bad variable never
@@ -199,11 +201,11 @@ CASES = {
     # runtime says so once and runs the baseline builds only.
     'host-mode-bad-variable': dict(
         args=['-Dcpudispatch:startup-check=false'], build_only=True,
-        qemu=[(None, 'info', {'CPUDISPATCH_ENABLE_CPU_FEATURES': 'nosuch'}, 0,
-               r'^cpudispatch: CPUDISPATCH_ENABLE_CPU_FEATURES: unknown CPU feature "nosuch"; valid names on '
+        qemu=[(None, 'info', {'CPUD_FIXTURE_ENABLE_CPU_FEATURES': 'nosuch'}, 0,
+               r'^cpudispatch: CPUD_FIXTURE_ENABLE_CPU_FEATURES: unknown CPU feature "nosuch"; valid names on '
                r'x86_64: .*; only the baseline builds run$',
                r'^SSE2 +baseline +yes +yes *\nSSE3 +dispatch +yes +masked *$'),
-              (None, 'info', {'CPUDISPATCH_DISABLE_CPU_FEATURES': 'avx2'}, 0, r'^$',
+              (None, 'info', {'CPUD_FIXTURE_DISABLE_CPU_FEATURES': 'avx2'}, 0, r'^$',
                r'^SSE42 +dispatch +yes +yes *$')]),
     # ... and nothing guards a program's start: the host's job (an X86_V3
     # program's own AVX2 static initialiser dies of SIGILL under Nehalem).
@@ -222,10 +224,10 @@ CASES = {
         args=['-Dcpudispatch:cpu-dispatch=sse41 avx2'], build_only=True,
         qemu=[('Haswell', 'info', {}, 0, r'^$',
                r'(?s)^start-up executed \d+ CPUID instructions \(leaves read: 1 7\.0\)$.*^FMA3 +- +yes +- *$'),
-              ('Haswell', 'info', {'CPUDISPATCH_ENABLE_CPU_FEATURES': 'fma3'}, 0,
-               r'^cpudispatch: warning: CPUDISPATCH_ENABLE_CPU_FEATURES: FMA3 is not a target any dispatch source of this program was compiled for',
+              ('Haswell', 'info', {'CPUD_FIXTURE_ENABLE_CPU_FEATURES': 'fma3'}, 0,
+               r'^cpudispatch: warning: CPUD_FIXTURE_ENABLE_CPU_FEATURES: FMA3 is not a target any dispatch source of this program was compiled for',
                r'^FMA3 +- +yes +- *\nAVX2 +dispatch +yes +masked *$'),
-              ('Nehalem', 'info', {'CPUDISPATCH_ENABLE_CPU_FEATURES': 'fma3'}, 78,
+              ('Nehalem', 'info', {'CPUD_FIXTURE_ENABLE_CPU_FEATURES': 'fma3'}, 78,
                r'cannot enable FMA3: this CPU \(or its operating system\) does not support it')]),
     # The environment-variable prefix is a build option.
     'env-prefix': dict(args=['-Dcpudispatch:env-prefix=MYLIB'], build_only=True,
@@ -234,6 +236,25 @@ CASES = {
                              (None, 'info', {'CPUDISPATCH_ENABLE_CPU_FEATURES': 'nosuch'}, 0, r'^$')]),
     'env-prefix-invalid': dict(args=['-Dcpudispatch:env-prefix=MY-LIB'],
                                error=[r'env-prefix: "MY-LIB" is not a valid environment variable prefix']),
+    # By default the prefix is the project's name (cpud_fixture); the
+    # variable every build of cpudispatch 0.1 read is reported, not applied.
+    'env-prefix-default': dict(args=[], build_only=True,
+                               qemu=[(None, 'info', {'CPUD_FIXTURE_ENABLE_CPU_FEATURES': 'nosuch'}, 78,
+                                      r'^cpudispatch: CPUD_FIXTURE_ENABLE_CPU_FEATURES: unknown CPU feature "nosuch"'),
+                                     (None, 'info', {'CPUDISPATCH_ENABLE_CPU_FEATURES': 'nosuch'}, 0,
+                                      r'^cpudispatch: warning: CPUDISPATCH_ENABLE_CPU_FEATURES is set, but cpud_fixture '
+                                      r'reads CPUD_FIXTURE_ENABLE_CPU_FEATURES \(since cpudispatch 0\.2 each library\'s '
+                                      r'variables carry its name\); not applied here$')]),
+    'namespace-invalid': dict(args=['-Dcpudispatch:namespace=my-ns'],
+                              error=[r'namespace: "my-ns" is not a valid namespace \(a C identifier']),
+    # A library without an init function: only a baseline the loader can
+    # enforce (an x86-64 level) is accepted; AES is in none.
+    'warn-mode-unenforceable': dict(args=['-Dcpudispatch:startup-check=warn', '-Dcpudispatch:cpu-baseline=x86_v2 aes'],
+                                    error=[r'startup-check=warn \(a library without an init function\) with cpu-baseline '
+                                           r'"x86_v2 aes": nothing can keep this library\'s baseline code \(.*AES\) off a '
+                                           r'CPU below it.*Use cpu-baseline=min or one the loader enforces \(X86_V2, '
+                                           r'X86_V3, X86_V4: glibc refuses to load the library on an older CPU\), or give the '
+                                           r'library an init function that calls cpud_library_init\(\)']),
     'source-unknown-target': dict(args=['-Dsum-targets=baseline avx3'],
                                   error=[r'ERROR: Assert failed: cpudispatch: dispatch source "sum": unknown target "avx3" in '
                                          r'"baseline avx3"; valid names on x86_64: baseline SSE SSE2 ']),

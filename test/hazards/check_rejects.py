@@ -8,6 +8,9 @@
   KIND clash:       LIBs are the clash fixture's two target-only builds,
                     checked with --no-rename: the shared inline function
                     must be named, with both libraries and what is missing.
+  KIND namespace:   LIBs are unmapped.dispatch.c's builds: every one must be
+                    named, with its unmapped_add_TARGET symbol, as outside
+                    the build's namespace, and the way out (CPUD_FN).
   KIND order:       LIBs are hazard.dispatch.cpp's builds, targets first; the
                     message must name a shared inline function, the library
                     whose copy would be kept and the baseline library.
@@ -41,6 +44,14 @@ if kind == 'static-init':
         errors.append('the message does not say what is wrong')
     if any(os.path.basename(l) + '(' in r.stderr for l in base):
         errors.append('baseline code was rejected too')
+elif kind == 'namespace':
+    for lib in libs:
+        target = os.path.basename(lib)[len('libunmapped_'):-len('.a')]
+        want = 'defines unmapped_add_%s outside this build\'s namespace' % target
+        if os.path.basename(lib) + '(' not in r.stderr or want not in r.stderr:
+            errors.append('no complaint about %s (%s)' % (lib, want))
+    if 'Name it CPUD_FN(unmapped_add)' not in r.stderr:
+        errors.append('the message does not say how to name the kernel')
 elif kind == 'clash':
     # Ordering alone: the X86_V3 copy would serve AVX512_SKX code.
     want = ['clash_built_for() is defined in libclash_a_X86_V3.a (X86_V3) and libclash_b_AVX512_SKX.a (AVX512_SKX)',

@@ -116,8 +116,9 @@ def case_meson(root, tmp, name, cc, buildtype, cpus):
 
 
 def baseline_line(stderr_or_msg):
-    return re.search(r'cpudispatch: this program was built for x86_64 CPUs with .* \(its baseline\), but this CPU '
-                     r'lacks .*AVX2.*\. Run it on a CPU that has them', stderr_or_msg)
+    # The module's project (examples/pyext: project('cpudemo', version: '1.0')).
+    return re.search(r'cpudispatch: cpudemo 1\.0 in this program was built for x86_64 CPUs with .* \(its baseline\), '
+                     r'but this CPU lacks .*AVX2.*\. Run it on a CPU that has them', stderr_or_msg)
 
 
 def case_below_baseline(root, tmp):
@@ -136,8 +137,8 @@ def case_below_baseline(root, tmp):
     if r.returncode != 0 or not r.stdout.startswith('OK ') or 'X86_V3' not in r.stdout:
         failures.append('under Haswell the x86_v3 module should work: %d\n%s%s' % (r.returncode, r.stdout, r.stderr))
     for model in (None, 'Haswell'):
-        r = import_under(host, model, {'CPUDISPATCH_ENABLE_CPU_FEATURES': 'avx9'})
-        want = 'IMPORTERROR cpudispatch: CPUDISPATCH_ENABLE_CPU_FEATURES: unknown CPU feature "avx9"; valid names'
+        r = import_under(host, model, {'CPUDEMO_ENABLE_CPU_FEATURES': 'avx9'})
+        want = 'IMPORTERROR cpudispatch: CPUDEMO_ENABLE_CPU_FEATURES: unknown CPU feature "avx9"; valid names'
         print('[host mode, bad variable, %s] exit %d: %s' % (model or 'native', r.returncode, r.stdout.strip()[:100]))
         if r.returncode != 0 or not r.stdout.startswith(want):
             failures.append('bad variable (%s): expected %r and exit 0, got %d\n%s%s'
@@ -145,7 +146,7 @@ def case_below_baseline(root, tmp):
     # The skip variable skips the check in host mode too (docs/python.md):
     # the import then runs the module's x86_v3 code and dies of SIGILL,
     # which also shows the check is what kept the interpreter alive above.
-    r = import_under(host, 'Nehalem', {'CPUDISPATCH_SKIP_CPU_BASELINE_CHECK': '1'})
+    r = import_under(host, 'Nehalem', {'CPUDEMO_SKIP_CPU_BASELINE_CHECK': '1'})
     print('[host mode, x86_v3 under Nehalem, check skipped] exit %d' % r.returncode)
     if r.returncode != -4:
         failures.append('with the check skipped the x86_v3 module should die of SIGILL under Nehalem, got %d\n%s%s'
@@ -249,7 +250,7 @@ print(json.dumps({m.__name__: [m.__cpu_baseline__, m.opt_func_info()["fastadd"][
 '''
     path = os.pathsep.join(os.path.join(site, m) for m in ('cpudemo', 'cpudemo_v3'))
     for enable in ('', 'X86_V3'):
-        r = sh([PY, '-P', '-c', code], env=clean_env(PYTHONPATH=path, CPUDISPATCH_ENABLE_CPU_FEATURES=enable))
+        r = sh([PY, '-P', '-c', code], env=clean_env(PYTHONPATH=path, CPUDEMO_ENABLE_CPU_FEATURES=enable))
         if r.returncode != 0:
             return
         got = json.loads(r.stdout)

@@ -64,7 +64,7 @@ C = CASES[case]
 
 
 def sh(cmd, cwd=None):
-    env = {k: v for k, v in os.environ.items() if not k.startswith('CPUDISPATCH_')}
+    env = {k: v for k, v in os.environ.items() if not re.match(r'^\w+_(DISABLE|ENABLE)_CPU_FEATURES$', k)}
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
 
 
@@ -202,8 +202,9 @@ def impossible_baseline(b):
         return
     if not configure(b, **{'cpudispatch:cpu-baseline': 'xop'}):
         return
-    want = [r'cpudispatch: this program was built for x86_64 CPUs with .*XOP.* \(its baseline\), but this CPU lacks '
-            r'XOP\b', r'exit status 69']
+    # The fixture's project: cpudispatch-setups-fixture.
+    want = [r'cpudispatch: cpudispatch-setups-fixture in this program was built for x86_64 CPUs with .*XOP.* '
+            r'\(its baseline\), but this CPU lacks XOP\b', r'exit status 69']
     expect(b, None, False, want, what='cpu-baseline=xop')
     configure(b, **{'cpudispatch:cpu-baseline': 'min'})
 
