@@ -2,7 +2,7 @@
 against the one cpudispatch's operator picks, the CPU attributes against
 cpudispatch-info, and what the environment variables change. Run once per
 compiled target by `meson test --setup cpudispatch:each_target`, which sets
-CPUDISPATCH_ENABLE_CPU_FEATURES to the target under test."""
+CPUDEMO_ENABLE_CPU_FEATURES to the target under test."""
 import json
 import os
 import subprocess
@@ -11,8 +11,8 @@ import sys
 import numpy as np
 import pytest
 
-ENABLE = os.environ.get('CPUDISPATCH_ENABLE_CPU_FEATURES', '').strip()
-DISABLE = os.environ.get('CPUDISPATCH_DISABLE_CPU_FEATURES', '').upper().split()
+ENABLE = os.environ.get('CPUDEMO_ENABLE_CPU_FEATURES', '').strip()
+DISABLE = os.environ.get('CPUDEMO_DISABLE_CPU_FEATURES', '').upper().split()
 INFO = os.environ.get('CPUDEMO_INFO')
 # Every dtype both NumPy and the operator know.
 DTYPES = ['bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32',
@@ -130,7 +130,7 @@ def test_disable_changes_loops_and_features(mod, module_name):
     best = loops['fastadd']['bb->b']['current']
     if best == 'baseline':
         pytest.skip('this CPU runs the baseline builds only')
-    p = probe(module_name, {'CPUDISPATCH_DISABLE_CPU_FEATURES': best},
+    p = probe(module_name, {'CPUDEMO_DISABLE_CPU_FEATURES': best},
               'print(json.dumps([m.opt_func_info(), m.__cpu_features__]))')
     assert p.returncode == 0, p.stderr
     loops2, features2 = json.loads(p.stdout)
@@ -140,13 +140,13 @@ def test_disable_changes_loops_and_features(mod, module_name):
     assert features[best] and not features2[best]
     if INFO:
         env = {k: v for k, v in os.environ.items() if not k.endswith('ABLE_CPU_FEATURES')}
-        env['CPUDISPATCH_DISABLE_CPU_FEATURES'] = best
+        env['CPUDEMO_DISABLE_CPU_FEATURES'] = best
         assert features2 == info_json(env)['features']
 
 
 @pytest.mark.parametrize('var, value, words', [
-    ('CPUDISPATCH_DISABLE_CPU_FEATURES', 'no_such_feature', 'unknown CPU feature "no_such_feature"'),
-    ('CPUDISPATCH_ENABLE_CPU_FEATURES', 'sse2 avx512_knl asimddp \x1b', 'unknown CPU feature "\\x1b"'),
+    ('CPUDEMO_DISABLE_CPU_FEATURES', 'no_such_feature', 'unknown CPU feature "no_such_feature"'),
+    ('CPUDEMO_ENABLE_CPU_FEATURES', 'sse2 avx512_knl asimddp \x1b', 'unknown CPU feature "\\x1b"'),
 ])
 def test_a_bad_variable_is_an_import_error(module_name, var, value, words):
     """Never a process exit: the import raises ImportError with the line a
