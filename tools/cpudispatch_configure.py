@@ -17,9 +17,9 @@ reconfigure (docs/performance.md).
       --option NAME VALUE ...         cpu-baseline, cpu-dispatch,
                                       allow-broken-compilers,
                                       disable-optimization, env-prefix,
-                                      namespace, startup-check
-                                      (true/warn/false), summary-skipped
-                                      (asked/all)
+                                      namespace, mode
+                                      (program/library/init),
+                                      summary-skipped (asked/all)
       --compiler LANG ID VERSION -- CMD... ---   (c, cpp)
       --args LANG ARG... ---          what Meson adds to a check
       [--clear-dir DIR]               removed first (the dispatch sources'
@@ -207,12 +207,12 @@ def configure(a, out):
 
 
 def check_mode(a, arch, res, out):
-    """startup-check=warn (a library without an init function) never
-    exits, so only the loader can keep its baseline code off a CPU below
-    the baseline: a baseline no loader level covers is refused here, with
-    the ways out."""
+    """mode=library (a library without an init function) never exits, so
+    only the loader can keep its baseline code off a CPU below the
+    baseline: a baseline no loader level covers is refused here, with the
+    ways out."""
     res['loader'] = ('', 0)
-    if a['option']['startup-check'] != 'warn':
+    if a['option']['mode'] != 'library':
         return
     # The property is ELF's and glibc's: Linux only (musl ignores it; the
     # start-up check then still prints the refusal, docs/libraries.md).
@@ -222,10 +222,10 @@ def check_mode(a, arch, res, out):
         levels = [g for g, _ in levels]
         above = [n for n in res['baseline'] if n not in arch.table['min']]
         raise ConfigureError(
-            'startup-check=warn (a library without an init function) with cpu-baseline "%s": nothing can keep this '
+            'mode=library (a library without an init function) with cpu-baseline "%s": nothing can keep this '
             'library\'s baseline code (%s) off a CPU below it, so a host that loads it there would die of an '
             'illegal instruction. Use cpu-baseline=min%s, or give the library an init function that calls '
-            'cpud_library_init() before any baseline code and build it with startup-check=false '
+            'cpud_library_init() before any baseline code and build it with mode=init '
             '(docs/libraries.md, "Library mode")' % (
                 res['raw']['baseline'].strip(), ' '.join(above),
                 (' or one the loader enforces (%s: glibc refuses to load the library on an older CPU)'
@@ -235,7 +235,7 @@ def check_mode(a, arch, res, out):
     if level[0]:
         more = [n for n in [level[0]] + arch.closure[level[0]] if n not in res['baseline'] and n not in arch.table['min']]
         if more:
-            out.message('startup-check=warn: the loader refuses this library on CPUs below %s, which holds %s '
+            out.message('mode=library: the loader refuses this library on CPUs below %s, which holds %s '
                         'besides the baseline: a CPU with the baseline but without those is refused too'
                         % (level[0], ' '.join(more)))
 
@@ -458,9 +458,9 @@ def config_h(a, arch, res):
         'CPU_DISPATCH': res['raw']['dispatch'],
         'DISABLE_OPTIMIZATION_01': '1' if opt['disable-optimization'] == 'true' else '0',
         'DISABLE_OPTIMIZATION': opt['disable-optimization'],
-        'STARTUP_CHECK_01': '1' if opt['startup-check'] == 'true' else '0',
-        'STARTUP_WARN_01': '1' if opt['startup-check'] == 'warn' else '0',
-        'STARTUP_CHECK': opt['startup-check'],
+        'STARTUP_CHECK_01': '1' if opt['mode'] == 'program' else '0',
+        'MODE_LIBRARY_01': '1' if opt['mode'] == 'library' else '0',
+        'MODE': opt['mode'],
         'LOADER_GROUP': res['loader'][0] or '(none)',
         'LOADER_ISA_NEEDED': '0x%x' % res['loader'][1],
         'COMPILER': res['cc_desc'],

@@ -142,7 +142,7 @@ CPUD_HIDDEN cpud_mask cpud_baseline_mask(void);
  * start-up check would print (without a trailing newline). */
 CPUD_HIDDEN int cpud_check_baseline(char *msg, size_t cap);
 /* For hosts that must not exit (a Python extension, a plugin; build with
- * -Dcpudispatch:startup-check=false, "host mode"): detects, reads the
+ * -Dcpudispatch:mode=init, "host mode"): detects, reads the
  * environment variables and checks the baseline, in the start-up check's
  * order, and returns 0 when all is well, CPUD_EXIT_ENV for a bad variable
  * or CPUD_EXIT_BASELINE for a CPU below the baseline, with the line the
@@ -152,7 +152,7 @@ CPUD_HIDDEN int cpud_check_baseline(char *msg, size_t cap);
  * variable leaves only the baseline builds usable. */
 CPUD_HIDDEN int cpud_host_init(char *msg, size_t cap);
 /* Library mode: for a shared library that lives inside other processes
- * (built with -Dcpudispatch:startup-check=false). Its init, compiled at the
+ * (built with -Dcpudispatch:mode=init). Its init, compiled at the
  * floor, calls this first and forwards a failure through its own API
  * (docs/libraries.md, "Library mode"). Returns 0, or CPUD_EXIT_BASELINE with
  * the start-up check's line in msg for a CPU below the baseline: then none

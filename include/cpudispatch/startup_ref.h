@@ -20,11 +20,11 @@
  * include this too) and `used` keeps it at -O2 and under LTO. The anchor is
  * the runtime's own (cpudispatch/namespace.h): each library's files keep
  * their own library's check. In library mode without an init function
- * (startup-check=warn) the same object holds the ELF property that makes
+ * (mode=library) the same object holds the ELF property that makes
  * the loader refuse the library on a CPU below its baseline, and the check
  * that reports it where no loader did. Not planted in the runtime itself,
  * where an init function calls cpud_host_init() or cpud_library_init()
- * instead (startup-check=false), or in files built at the floor with
+ * instead (mode=init), or in files built at the floor with
  * cpudispatch_floor_dep (CPUD_NO_BASELINE_GUARD): they hold no baseline
  * code to guard, and may be linked without the runtime.
  */
@@ -34,7 +34,7 @@
 #include "cpudispatch/namespace.h"
 #include "cpudispatch_config.h"
 
-#if (CPUD_STARTUP_CHECK || CPUD_STARTUP_WARN) && !defined(CPUD__RUNTIME) && !defined(CPUD_NO_BASELINE_GUARD) && \
+#if (CPUD_STARTUP_CHECK || CPUD_MODE_LIBRARY) && !defined(CPUD__RUNTIME) && !defined(CPUD_NO_BASELINE_GUARD) && \
     !defined(CPUD__NO_STARTUP_REF) && (defined(__GNUC__) || defined(__clang__))
 #ifdef __cplusplus
 extern "C" {

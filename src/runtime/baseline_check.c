@@ -25,8 +25,8 @@ static const char k_env_skip[] = CPUD_ENV_PREFIX "_SKIP_CPU_BASELINE_CHECK";
  * link shape. */
 CPUD_HIDDEN const char cpud__startup_check_anchor = 0;
 
-#if CPUD_STARTUP_WARN && CPUD_LOADER_ISA_NEEDED && defined(__ELF__) && defined(__x86_64__)
-/* Library mode without an init function (startup-check=warn): nothing in
+#if CPUD_MODE_LIBRARY && CPUD_LOADER_ISA_NEEDED && defined(__ELF__) && defined(__x86_64__)
+/* Library mode without an init function (mode=library): nothing in
  * the library can stop a host from calling its baseline code, so the
  * loader must. This object (which every file of the library reaches
  * through the anchor above) carries GNU_PROPERTY_X86_ISA_1_NEEDED with the
@@ -113,7 +113,7 @@ __attribute__((constructor(101))) static void cpud_startup_check(void) {
     _exit(CPUD_EXIT_BASELINE);
   }
 }
-#elif CPUD_STARTUP_WARN
+#elif CPUD_MODE_LIBRARY
 /* Library mode without an init function: never exits. A bad variable is
  * printed (once per process) where detection reads it; a CPU below the
  * baseline, where the loader let the library in (a glibc before 2.33,

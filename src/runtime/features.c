@@ -324,7 +324,7 @@ void cpud__compiled_targets(int *known, cpud_mask *targets, cpud_mask *dispatche
 #endif
 }
 
-/* Host and library mode (startup-check=false or warn: a Python extension,
+/* Host and library mode (mode init or library: a Python extension,
  * a plugin, a shared library), and a shared library built in program mode:
  * a bad variable never ends the process. Its
  * message is kept for cpud_host_init(), which a host calls first to raise

@@ -65,7 +65,7 @@ def configure(src, arch, dispatch):
     cmd = [sys.executable, os.path.join(src, 'tools', 'cpudispatch_configure.py'), '--source-root', src,
            '--build-root', build, '--out-dir', os.path.join(build, 'cfg'), '--arch', arch, '--main-project']
     for k, v in (('cpu-baseline', 'min'), ('cpu-dispatch', dispatch), ('allow-broken-compilers', ''),
-                 ('env-prefix', 'CPUD'), ('disable-optimization', 'false'), ('startup-check', 'true')):
+                 ('env-prefix', 'CPUD'), ('disable-optimization', 'false'), ('mode', 'program')):
         cmd += ['--option', k, v]
     for lang in ('c', 'cpp'):
         cmd += ['--compiler', lang, cc_id, cc_ver, '--'] + cc + ['---', '--args', lang, '---']

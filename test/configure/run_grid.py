@@ -196,11 +196,11 @@ CASES = {
               ('Nehalem', 'app', {'CPUD_FIXTURE_SKIP_CPU_BASELINE_CHECK': '1'}, -4, r''),
               ('Haswell', 'app', {}, 0, r'^$'),
               ('Haswell', 'info', {}, 0, r'^$')]),
-    # Host mode (startup-check=false, docs/python.md): a bad variable never
+    # Host mode (mode=init, docs/python.md): a bad variable never
     # ends the process; with nobody calling cpud_host_init() first, the
     # runtime says so once and runs the baseline builds only.
     'host-mode-bad-variable': dict(
-        args=['-Dcpudispatch:startup-check=false'], build_only=True,
+        args=['-Dcpudispatch:mode=init'], build_only=True,
         qemu=[(None, 'info', {'CPUD_FIXTURE_ENABLE_CPU_FEATURES': 'nosuch'}, 0,
                r'^cpudispatch: CPUD_FIXTURE_ENABLE_CPU_FEATURES: unknown CPU feature "nosuch"; valid names on '
                r'x86_64: .*; only the baseline builds run$',
@@ -209,9 +209,16 @@ CASES = {
                r'^SSE42 +dispatch +yes +yes *$')]),
     # ... and nothing guards a program's start: the host's job (an X86_V3
     # program's own AVX2 static initialiser dies of SIGILL under Nehalem).
+    # Set in cpudispatch 0.1's form, startup-check=false, which is said to
+    # be mode=init and builds as such.
     'host-mode-has-no-startup-check': dict(
         args=['-Dcpudispatch:startup-check=false', '-Dcpudispatch:cpu-baseline=x86_v3'], build_only=True,
+        messages=[r"cpudispatch: startup-check=false is cpudispatch 0\.1's form of mode=init \(docs/options\.md\); "
+                  r'building in mode init'],
         qemu=[('Nehalem', 'app', {}, -4, r''), ('Haswell', 'app', {}, 0, r'^$')]),
+    'mode-and-old-form-disagree': dict(args=['-Dcpudispatch:startup-check=false', '-Dcpudispatch:mode=library'],
+                                       error=[r"startup-check=false \(cpudispatch 0\.1's form of mode=init\) and "
+                                              r'mode=library disagree; set mode alone']),
     # Start-up reads only the build's features (docs/runtime.md): with
     # dispatch targets SSE41 and AVX2, FMA3 is none of them nor implied, so
     # under Haswell it is "cpu yes" (introspection reads every row) but not
@@ -249,8 +256,8 @@ CASES = {
                               error=[r'namespace: "my-ns" is not a valid namespace \(a C identifier']),
     # A library without an init function: only a baseline the loader can
     # enforce (an x86-64 level) is accepted; AES is in none.
-    'warn-mode-unenforceable': dict(args=['-Dcpudispatch:startup-check=warn', '-Dcpudispatch:cpu-baseline=x86_v2 aes'],
-                                    error=[r'startup-check=warn \(a library without an init function\) with cpu-baseline '
+    'library-mode-unenforceable': dict(args=['-Dcpudispatch:mode=library', '-Dcpudispatch:cpu-baseline=x86_v2 aes'],
+                                    error=[r'mode=library \(a library without an init function\) with cpu-baseline '
                                            r'"x86_v2 aes": nothing can keep this library\'s baseline code \(.*AES\) off a '
                                            r'CPU below it.*Use cpu-baseline=min or one the loader enforces \(X86_V2, '
                                            r'X86_V3, X86_V4: glibc refuses to load the library on an older CPU\), or give the '

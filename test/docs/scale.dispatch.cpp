@@ -10,7 +10,7 @@
 
 #include "scale.dispatch.h"
 
-namespace CPUD_TARGET_NS {  // cpud_target_X86_V3, cpud_target_baseline, ...
+namespace CPUD_TARGET_NS {  // NAMESPACE__cpud_target_X86_V3, ...__cpud_target_baseline, ...
 inline float times(float x, float k) { return x * k; }
 }  // namespace CPUD_TARGET_NS
 

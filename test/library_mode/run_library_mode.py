@@ -15,7 +15,7 @@ times:
 
   A  library mode, cpu-baseline=x86_v3, env-prefix=PLUGA (release)
   B  library mode, the default baseline, env-prefix=PLUGB (debug, Clang)
-  C  the control: startup-check=true (program mode), x86_v3 (release)
+  C  the control: mode=program, x86_v3 (release)
 
 and A's libplug.so is copied to a second file, so that one process holds
 the same library twice (A2) beside B. Checks:
@@ -63,7 +63,7 @@ TARGETS = {'A': ['AVX512_SKX'], 'B': ['AVX512_SKX', 'AVX2', 'SSE42'], 'C': ['AVX
 BUILDS = {
     'A': ['--buildtype=release', '-Dcpudispatch:cpu-baseline=x86_v3', '-Dcpudispatch:env-prefix=PLUGA'],
     'B': ['--buildtype=debug', '-Dcpudispatch:env-prefix=PLUGB'],  # with Clang (CC below)
-    'C': ['--buildtype=release', '-Dcpudispatch:startup-check=true', '-Dcpudispatch:cpu-baseline=x86_v3'],
+    'C': ['--buildtype=release', '-Dcpudispatch:mode=program', '-Dcpudispatch:cpu-baseline=x86_v3'],
 }
 PROJECT, VERSION = 'cpudispatch-library-mode-fixture', '1.0'  # the fixture's project()
 LIB_MSG = messages.refusal(PROJECT, VERSION, library=True)

@@ -57,8 +57,8 @@ keeps them apart; NAME_compute(1000) returns 1000 + the library's number.
             kernels have their own namespace in the build's), natively
             and under Haswell, and SUPERAPP_DISABLE_CPU_FEATURES=AVX2
             moves both.
-  no-init   libraries without an init function: omega (startup-check=warn,
-            x86_v3, both), zeta (warn, the default baseline, both) and eta
+  no-init   libraries without an init function: omega (mode=library,
+            x86_v3, both), zeta (mode=library, the default baseline, both) and eta
             (program mode, x86_v3, shared); a dlopen host
             (program/host.c) and plain cc programs. Natively and under
             Nehalem and Haswell: below x86_v3 glibc refuses omega (dlopen
@@ -66,7 +66,7 @@ keeps them apart; NAME_compute(1000) returns 1000 + the library's number.
             it does not start), zeta works on its best target, eta (program
             mode) ends the host with 69 and its line, as documented; a bad
             variable of any of them is one warning line and its baseline
-            builds, the host lives. startup-check=warn with
+            builds, the host lives. mode=library with
             cpu-baseline="x86_v2 aes" (AES is in no x86-64 level) stops
             configure with the message naming the ways out. Control: omega's .so with
             its ELF property removed loads under Nehalem, prints its line at
@@ -101,8 +101,8 @@ LIBS = {
     'beta': dict(lang='c', add=2, version='2.3.1', baseline='min', aarch64='min'),
     'gamma': dict(lang='cpp', add=3, version='0.9', baseline='x86_v2'),
     'delta': dict(lang='c', add=4, version='0.4', baseline='min', old=True),
-    'omega': dict(lang='c', add=5, version='1.0', baseline='x86_v3', mode='warn'),
-    'zeta': dict(lang='c', add=6, version='1.0', baseline='min', mode='warn'),
+    'omega': dict(lang='c', add=5, version='1.0', baseline='x86_v3', mode='library'),
+    'zeta': dict(lang='c', add=6, version='1.0', baseline='min', mode='library'),
     'eta': dict(lang='c', add=7, version='1.0', baseline='x86_v3'),  # program mode, the default
 }
 OLD_RELEASE = ('376d0de', '0.1.0')  # the last commit of cpudispatch 0.1.0
@@ -226,13 +226,13 @@ class Builder:
             text = open(os.path.join(HERE, 'library', a)).read()
             for k, v in subst.items():
                 text = text.replace(k, v)
-            if a == 'meson.build' and lib.get('mode') == 'warn':
+            if a == 'meson.build' and lib.get('mode') == 'library':
                 # docs/libraries.md's line for a library without an init
                 # function, in place of the snippet's subproject line.
-                warn = doc_blocks.block(os.path.join(self.root, 'docs', 'libraries.md'), 'library-warn')
+                warn = doc_blocks.block(os.path.join(self.root, 'docs', 'libraries.md'), 'library-no-init')
                 plain = run_consumer.docs_block(self.root, 'snippet')[0]
                 if plain not in text or len(warn) != 1:
-                    fail('the template has no snippet line %r to replace, or the library-warn block is not one '
+                    fail('the template has no snippet line %r to replace, or the library-no-init block is not one '
                          'line' % plain)
                 text = text.replace(plain, warn[0])
             os.makedirs(os.path.dirname(os.path.join(proj, b)), exist_ok=True)
@@ -573,11 +573,11 @@ def host_expect(where, p, want, warn=()):
 def case_no_init(b, tmp):
     # AES is in no x86-64 level: no loader can refuse a CPU without it.
     msg = b.build('omega', 'refused', 'both', baseline='x86_v2 aes', expect_fail=True)
-    if msg is None or 'startup-check=warn' not in msg or 'X86_V3' not in msg or 'cpud_library_init' not in msg:
-        fail('startup-check=warn with cpu-baseline="x86_v2 aes" should stop configure with the ways out, got %r'
+    if msg is None or 'mode=library' not in msg or 'X86_V3' not in msg or 'cpud_library_init' not in msg:
+        fail('mode=library with cpu-baseline="x86_v2 aes" should stop configure with the ways out, got %r'
              % (msg or 'success')[-600:])
     else:
-        print('  configure refused: ' + next((l for l in msg.splitlines() if 'startup-check=warn' in l), '')[:300])
+        print('  configure refused: ' + next((l for l in msg.splitlines() if 'mode=library' in l), '')[:300])
     prefixes = {'omega': b.build('omega', 'both', 'both'), 'zeta': b.build('zeta', 'both', 'both'),
                 'eta': b.build('eta', 'shared', 'shared')}
     if None in prefixes.values():

@@ -17,7 +17,7 @@ Cases:
                    and the interpreter exits 0; under Haswell the module
                    works; a bad variable is an ImportError too; with the skip
                    variable the import dies of SIGILL. Control: the same build
-                   with startup-check=true (no host mode) ends the
+                   with mode=program (no host mode) ends the
                    interpreter with status 69 under Nehalem
   global-march     CFLAGS/CXXFLAGS=-march=haswell, the consumer's global
                    flags: the module's init (core_init.c) holds no VEX
@@ -155,13 +155,13 @@ def case_below_baseline(root, tmp):
     # while it loads the module: host mode is what keeps it alive.
     ctl = os.path.join(tmp, 'control')
     if not setup(src, ctl, ['-Dbuildtype=release', '-Dcpudispatch:cpu-baseline=x86_v3',
-                            '-Dcpudispatch:startup-check=true']):
+                            '-Dcpudispatch:mode=program']):
         return
     r = import_under(ctl, 'Nehalem')
-    print('[control: startup-check=true, x86_v3 under Nehalem] exit %d: %s'
+    print('[control: mode=program, x86_v3 under Nehalem] exit %d: %s'
           % (r.returncode, r.stderr.strip()[:100]))
     if r.returncode != 69 or not baseline_line(r.stderr) or 'IMPORTERROR' in r.stdout:
-        failures.append('control: startup-check=true should end the interpreter with 69 under Nehalem, got %d\n%s%s'
+        failures.append('control: mode=program should end the interpreter with 69 under Nehalem, got %d\n%s%s'
                         % (r.returncode, r.stdout, r.stderr))
 
 

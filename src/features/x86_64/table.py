@@ -59,7 +59,7 @@
   'retired': ['AVX512_KNL', 'AVX512_KNM'],
   # The x86-64 psABI's ISA levels as glibc (>= 2.33) checks them before it
   # loads an object: group -> the bit of GNU_PROPERTY_X86_ISA_1_NEEDED.
-  # A library without an init function (startup-check=warn) carries the
+  # A library without an init function (mode=library) carries the
   # lowest level whose group covers its baseline, and the loader refuses it
   # on an older CPU (docs/libraries.md); a baseline no level covers is a
   # configure error there. In ascending order.
