@@ -16,8 +16,9 @@ build and install prefix. Every library has a dispatch source named simd
 with the kernels simd_add and simd_target, so only each build's namespace
 keeps them apart; NAME_compute(1000) returns 1000 + the library's number.
 
-  x86       alpha (C, cpu-baseline=x86_v3, 1.0), beta (C, the default
-            baseline, 2.3.1), gamma (C++, x86_v2, 0.9), each built `both`
+  x86       alpha (C, cpu-baseline=x86_v3, 1.0, GCC release), beta (C, the
+            default baseline, 2.3.1, Clang debug), gamma (C++, x86_v2, 0.9,
+            GCC release), each built `both`
             and installed; programs (test/multilib/program/main.c) linked
             by a plain cc with pkg-config: the static libraries (a prefix
             holding no .so, `pkg-config --libs --static`) in all six
@@ -58,7 +59,7 @@ keeps them apart; NAME_compute(1000) returns 1000 + the library's number.
             and under Haswell, and SUPERAPP_DISABLE_CPU_FEATURES=AVX2
             moves both.
   no-init   libraries without an init function: omega (mode=library,
-            x86_v3, both), zeta (mode=library, the default baseline, both) and eta
+            x86_v3, both, Clang), zeta (mode=library, the default baseline, both) and eta
             (program mode, x86_v3, shared); a dlopen host
             (program/host.c) and plain cc programs. Natively and under
             Nehalem and Haswell: below x86_v3 glibc refuses omega (dlopen
@@ -74,12 +75,10 @@ keeps them apart; NAME_compute(1000) returns 1000 + the library's number.
             keeps the host alive.
 """
 import itertools
-import json
 import lzma
 import hashlib
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -94,14 +93,16 @@ import cpu_facts  # noqa: E402  (test/cpu_facts.py)
 import doc_blocks  # noqa: E402  (test/doc_blocks.py)
 import messages  # noqa: E402  (test/messages.py)
 import run_consumer  # noqa: E402  (test/consumer/run_consumer.py: the snippet check)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'library_mode'))
+from run_library_mode import fail, failures, run, show  # noqa: E402  (the same reporting)
 
 # The libraries: language, number, version, and per arch the cpu-baseline.
 LIBS = {
     'alpha': dict(lang='c', add=1, version='1.0', baseline='x86_v3', aarch64='asimddp'),
-    'beta': dict(lang='c', add=2, version='2.3.1', baseline='min', aarch64='min'),
+    'beta': dict(lang='c', add=2, version='2.3.1', baseline='min', aarch64='min', cc='clang', buildtype='debug'),
     'gamma': dict(lang='cpp', add=3, version='0.9', baseline='x86_v2'),
     'delta': dict(lang='c', add=4, version='0.4', baseline='min', old=True),
-    'omega': dict(lang='c', add=5, version='1.0', baseline='x86_v3', mode='library'),
+    'omega': dict(lang='c', add=5, version='1.0', baseline='x86_v3', mode='library', cc='clang'),
     'zeta': dict(lang='c', add=6, version='1.0', baseline='min', mode='library'),
     'eta': dict(lang='c', add=7, version='1.0', baseline='x86_v3'),  # program mode, the default
 }
@@ -118,22 +119,6 @@ NEEDS = {
 SIGILL = (-4, 132)
 AARCH64_SYSROOT = '/usr/aarch64-linux-gnu'
 CASES = ['x86', 'control', 'versions', 'aarch64', 'no-init', 'superbuild']
-failures = []
-
-
-def fail(msg):
-    print('FAIL: ' + msg)
-    failures.append(msg)
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, capture_output=True, text=True, **kw)
-
-
-def show(cmd, env=None):
-    pre = ' '.join('%s=%s' % kv for kv in (env or {}).items())
-    print('$ ' + (pre + ' ' if pre else '') + ' '.join(shlex.quote(a) for a in cmd))
-
 
 def targets(name, arch):
     """The library's compiled targets, highest first: the template's less
@@ -255,16 +240,19 @@ class Builder:
         build = os.path.join(self.tmp, 'build-%s-%s' % (name, tag))
         prefix = os.path.join(self.tmp, 'prefix-%s-%s' % (name, tag))
         baseline = baseline or (lib[cross] if cross else lib['baseline'])
-        cmd = ['meson', 'setup', build, proj, '--wrap-mode=nodownload', '--buildtype=release', '--prefix=' + prefix,
+        cmd = ['meson', 'setup', build, proj, '--wrap-mode=nodownload', '--buildtype=' + lib.get('buildtype', 'release'),
+               '--prefix=' + prefix,
                '--libdir=lib', '-Ddefault_library=' + kind, '-Dcpudispatch:cpu-baseline=' + baseline]
         cmd += list(args)
         env = {k: v for k, v in os.environ.items() if k not in ('CFLAGS', 'CXXFLAGS', 'CPPFLAGS', 'LDFLAGS', 'CC',
                                                                 'CXX')}
         if cross:
             cmd += ['--cross-file', os.path.join(self.root, 'cross', cross + '-linux-gnu.txt')]
+        elif lib.get('cc') == 'clang' and shutil.which('clang') and shutil.which('clang++'):
+            env['CC'], env['CXX'] = 'clang', 'clang++'
         for step, c in (('configure', cmd), ('build', ['ninja', '-C', build]),
                         ('install', ['meson', 'install', '-C', build, '--no-rebuild', '--quiet'])):
-            show(c)
+            show(c, {k: env[k] for k in ('CC', 'CXX') if k in env and step == 'configure'})
             t = time.time()
             p = run(c, env=env)
             if expect_fail:
