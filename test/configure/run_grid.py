@@ -216,6 +216,14 @@ CASES = {
         messages=[r"cpudispatch: startup-check=false is cpudispatch 0\.1's form of mode=init \(docs/options\.md\); "
                   r'building in mode init'],
         qemu=[('Nehalem', 'app', {}, -4, r''), ('Haswell', 'app', {}, 0, r'^$')]),
+    # A library without an init function in a distribution that raises its
+    # baseline with a global -march: the baseline is the flags' level, the
+    # loader refuses the program below it (status 127, glibc's line) and it
+    # runs at it.
+    'library-mode-global-march': dict(args=['-Dcpudispatch:mode=library', '-Dc_args=-march=x86-64-v2',
+                                            '-Dcpp_args=-march=x86-64-v2'], build_only=True,
+                                      qemu=[('core2duo', 'app', {}, 127, r'CPU ISA level is lower than required'),
+                                            ('Nehalem', 'app', {}, 0, r'^$')]),
     'mode-and-old-form-disagree': dict(args=['-Dcpudispatch:startup-check=false', '-Dcpudispatch:mode=library'],
                                        error=[r"startup-check=false \(cpudispatch 0\.1's form of mode=init\) and "
                                               r'mode=library disagree; set mode alone']),

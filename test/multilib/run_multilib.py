@@ -647,6 +647,14 @@ def case_no_init(b, tmp):
             not messages.refusal('omega', '1.0', library=True).match(err):
         fail('control: without the ELF property omega should load under Nehalem, print its line at load and die '
              'of SIGILL at the call, got %d %r %r' % (rc, out, err[:300]))
+    # The skip variable silences the line at load (the loader's refusal, glibc's, stays: above).
+    rc, out, err = hrun(['omega'], 'Nehalem', {'OMEGA_SKIP_CPU_BASELINE_CHECK': '1'}, paths=[bare])[0]
+    print('  the same with OMEGA_SKIP_CPU_BASELINE_CHECK=1 -> %d %r' % (rc, err[:200]))
+    if rc not in SIGILL or err:
+        fail('OMEGA_SKIP_CPU_BASELINE_CHECK=1: no line at load, then SIGILL at the call, got %d %r' % (rc, err[:300]))
+    rc, out, err = hrun(['omega'], 'Nehalem', {'OMEGA_SKIP_CPU_BASELINE_CHECK': '1'})[0]
+    if 'CPU ISA level is lower than required' not in out:
+        fail('OMEGA_SKIP_CPU_BASELINE_CHECK=1: the loader should still refuse libomega.so, got %r' % out)
     return None
 
 
