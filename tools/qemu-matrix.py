@@ -90,7 +90,8 @@ def sysroot_env(wrapper, sysroot, env):
                                                ([env['LD_LIBRARY_PATH']] if env.get('LD_LIBRARY_PATH') else []))}
 
 
-BASELINE_MSG = 'cpudispatch: this program was built for'
+# The start-up check's line (docs/runtime.md): 'cpudispatch: PROJECT VERSION in this program was built for ...'.
+BASELINE_MSG = ' in this program was built for '
 EXIT_BASELINE = 69
 
 
