@@ -82,6 +82,68 @@ def call_cost():
                                         for k, v in rows.items()])
 
 
+def small_inputs():
+    rows, ctx = bench('bench_small_input')
+    print('## Small inputs: how an API function reaches the kernel (median ns per call, ratio to the direct call)\n')
+    print('The same kernel (bench/small.dispatch.c, its baseline build, so every way runs the same code), called '
+          'from a library\'s API function in another translation unit; each call\'s result seeds the next. '
+          'machine: %s, %d CPUs.\n' % (ctx.get('host_name', '?'), ctx['num_cpus']))
+    names = [('BM_small_direct', 'direct call'),
+             ('BM_small_cached', '`CPUD_DISPATCH_CALL_CACHED` (C; the first call\'s selection out of line)'),
+             ('BM_small_cached_inline', 'the same with the selection inline (before issue 41)'),
+             ('BM_small_own', 'a library\'s own dispatcher: a pointer set by a noinline init on first use'),
+             ('BM_small_cxx', '`CPUD_DISPATCH` (C++)')]
+    sizes = sorted({int(k.split('/')[1]) for k in rows if k.startswith('BM_small_')})
+    out = []
+    for key, label in names:
+        cells = []
+        for n in sizes:
+            t, d = rows.get('%s/%d' % (key, n)), rows.get('BM_small_direct/%d' % n)
+            cells.append('%.2f (%.3f)' % (t['real_time'], t['real_time'] / d['real_time']) if t and d else 'n/a')
+        out.append([label] + cells)
+    table(['call'] + ['%d B' % n for n in sizes], out)
+    counts = small_call_instructions()
+    if counts:
+        print('Instructions each API function executes per call at 16 B, itself (the kernel\'s not counted), '
+              'counted by callgrind over %d calls each (`bench_small_calls`; exact, whatever else the machine '
+              'does):\n' % SMALL_CALLS)
+        table(['call', 'instructions per call'],
+              [(label, '%.1f' % counts[fn]) for fn, label in SMALL_FUNCTIONS if fn in counts])
+    else:
+        print('(valgrind not found: no instruction counts.)\n')
+
+
+SMALL_CALLS = 100000
+SMALL_FUNCTIONS = [('bench_small_direct', 'direct call'),
+                   ('bench_small_cached', '`CPUD_DISPATCH_CALL_CACHED`, the selection out of line'),
+                   ('bench_small_cached_inline', 'the same with the selection inline (before issue 41)'),
+                   ('bench_small_own', 'a library\'s own lazily set pointer'),
+                   ('bench_small_cxx', '`CPUD_DISPATCH` (C++), with its call stub')]
+
+
+def small_call_instructions():
+    """{API function: instructions it executes per call (self), at 16 B}."""
+    if not shutil.which('valgrind') or not shutil.which('callgrind_annotate'):
+        return {}
+    exe = os.path.join(BUILD, 'bench', 'bench_small_calls')
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, 'cg.out')
+        subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=' + out, exe, str(SMALL_CALLS)],
+                       capture_output=True, check=True)
+        text = subprocess.run(['callgrind_annotate', '--threshold=100', out], capture_output=True, text=True,
+                              check=True).stdout
+    counts = {}
+    for line in text.splitlines():
+        m = re.match(r'^\s*([\d,]+) .*?:(\S+?)(\(.*)? \[', line)
+        if m and m.group(2) in dict(SMALL_FUNCTIONS):
+            counts[m.group(2)] = int(m.group(1).replace(',', '')) / SMALL_CALLS
+    # The C++ API function calls the dispatcher's stub (one more frame).
+    stub = re.search(r'^\s*([\d,]+) .*dispatcher<[^\n]*small_hash[^\n]*::call_stub', text, re.M)
+    if stub and 'bench_small_cxx' in counts:
+        counts['bench_small_cxx'] += int(stub.group(1).replace(',', '')) / SMALL_CALLS
+    return counts
+
+
 def startup():
     rows, _ = bench('bench_startup')
     counts = {}
@@ -179,5 +241,5 @@ def build_cost():
 
 
 if __name__ == '__main__':
-    for part in (call_cost, startup, kernels, build_cost):
+    for part in (call_cost, small_inputs, startup, kernels, build_cost):
         part()

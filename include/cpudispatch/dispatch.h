@@ -124,6 +124,17 @@
 #else
 #define CPUD__UNUSED
 #endif
+/* The first call's selection (and a selection per call while a thread is
+ * restricted) is a function of its own, out of line and cold: inlined, its
+ * four runtime calls would give every caller of CPUD_DISPATCH_CALL_CACHED
+ * a prologue that saves callee-saved registers on the hot path too (test
+ * cached-call-hot-path reads the caller's code). CPUD__INLINE_COLD_PATH
+ * (that test's control alone) puts it back inline. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(CPUD__INLINE_COLD_PATH)
+#define CPUD__COLD_PATH __attribute__((noinline, cold, unused))
+#else
+#define CPUD__COLD_PATH CPUD__UNUSED inline
+#endif
 #define CPUD__IN_MASK(F) cpud_mask_has(cpud__m, CPUD_FEATURE_##F)
 #define CPUD__FN_OF(CHECK, T, NAME) &NAME##_##T,
 #define CPUD__FN_OF_BASE(NAME) &NAME##_baseline,
@@ -199,8 +210,8 @@
     if (cpud__epoch() != cpud__e) cpud__reset_##NAME();                                                        \
     return cpud__f;                                                                                            \
   }                                                                                                            \
-  /* The slot is empty: select per call while a thread is restricted, else (again) cache. */                   \
-  static inline cpud__fn_##NAME cpud__uncached_##NAME(void) {                                                  \
+  /* The slot is empty: select per call while a thread is restricted, else (again) cache. Out of line. */      \
+  CPUD__COLD_PATH static cpud__fn_##NAME cpud__uncached_##NAME(void) {                                         \
     if (__atomic_load_n(&cpud__per_call_##NAME, __ATOMIC_RELAXED)) {                                           \
       const cpud_mask cpud__m = cpud_usable_mask();                                                            \
       if (!(__atomic_load_n(&cpud__usable[0], __ATOMIC_RELAXED) & 1u))                                         \

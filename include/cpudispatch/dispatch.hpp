@@ -56,6 +56,13 @@
 #define CPUD_CALL_STUB __attribute__((noinline, noipa))
 #endif
 
+// The selection's code, out of line and cold (resolve() below).
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(CPUD__INLINE_COLD_PATH)
+#define CPUD__COLD_FN __attribute__((noinline, cold))
+#else
+#define CPUD__COLD_FN
+#endif
+
 CPUD_NAMESPACE_BEGIN
 
 // One compiled target of a dispatched function: `feature` is its key (0 for
@@ -250,7 +257,10 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
     return d;
   }
 
-  static fn_type resolve() {
+  // Out of line and cold, as the C dispatcher's (dispatch.h): get() and the
+  // first call reach it once; inlined, its runtime calls would cost get()'s
+  // callers a prologue on every call.
+  CPUD__COLD_FN static fn_type resolve() {
     // Registered first, so a mask change from now on re-selects this
     // function; then selected, re-checking that no change came in between.
     cpud__register(&record_);
