@@ -53,6 +53,9 @@ EXT = {'c': '.c', 'cpp': '.cpp'}
 CHECK_ARGS = {'gcc': ['-O0'],
               'clang': ['-O0', '-Werror=implicit-function-declaration', '-Werror=unknown-warning-option',
                         '-Werror=unused-command-line-argument', '-Werror=ignored-optimization-argument']}
+# Warning flags (-Wall, -Werror, -Wno-..., -pedantic, -w), not -Wa, -Wl, -Wp
+# (options handed to the assembler, linker, preprocessor).
+WARNING_FLAG = re.compile(r'^-(W(?![alp],)|pedantic|w$)')
 # A compiler naming a flag it does not know: GCC "unrecognized command-line
 # option '-mfoo'", Clang "unknown argument: '-mfoo'".
 UNKNOWN = re.compile(r"(?:unrecognized command[- ]line option|unknown argument:?)\s*['‘`\"]([^'’`\"]+)['’`\"]")
@@ -136,7 +139,11 @@ class Runner:
 
     def base(self, lang):
         cid, _, cmd = self.o['compiler'][lang]
-        return cmd + CHECK_ARGS.get(cid, ['-O0']) + self.o['args'].get(lang, [])
+        # The consumer's flags, less its warning flags: a test program asks
+        # what the compiler can build, and a project's -Werror
+        # -Wmissing-prototypes (or -Wpedantic) must not answer "no" for it.
+        args = [a for a in self.o['args'].get(lang, []) if not WARNING_FLAG.match(a)]
+        return cmd + CHECK_ARGS.get(cid, ['-O0']) + args
 
     def run(self, lang, code, args, mode):
         """(status, stderr) of compiling `code` (mode 'c': to an object, 'E':

@@ -18,4 +18,15 @@
 #define CPUD_NORETURN
 #endif
 
+/* Casts and the null pointer in the headers that C and C++ share, so that
+ * neither -Wold-style-cast nor -Wzero-as-null-pointer-constant speaks up in
+ * a C++ file that includes them (test strict-flags). */
+#ifdef __cplusplus
+#define CPUD__CAST(T, X) (static_cast<T>(X))
+#define CPUD__NULL nullptr
+#else
+#define CPUD__CAST(T, X) ((T)(X))
+#define CPUD__NULL 0
+#endif
+
 #endif /* CPUDISPATCH_ATTRIBUTES_H_ */

@@ -40,9 +40,9 @@ typedef struct cpud__compiled_note {
 } cpud__compiled_note;
 /* Word I of the bit of feature F. */
 #define CPUD__COMPILED_W(I, F) \
-  ((CPUD_FEATURE_##F) / 32 == (I) ? (uint32_t)1 << ((CPUD_FEATURE_##F) % 32) : (uint32_t)0)
+  ((CPUD_FEATURE_##F) / 32 == (I) ? CPUD__CAST(uint32_t, 1) << ((CPUD_FEATURE_##F) % 32) : CPUD__CAST(uint32_t, 0))
 #define CPUD__COMPILED_NOTE(...) \
-  { 5, (uint32_t)(4 + 4 * CPUD__NOTE_WORDS), CPUD__NOTE_TYPE, "cpud", CPUD_NAMESPACE_ID, { __VA_ARGS__ } }
+  { 5, CPUD__CAST(uint32_t, 4 + 4 * CPUD__NOTE_WORDS), CPUD__NOTE_TYPE, "cpud", CPUD_NAMESPACE_ID, { __VA_ARGS__ } }
 
 #if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
 /* retain: kept under --gc-sections too. */

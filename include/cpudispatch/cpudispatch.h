@@ -46,16 +46,16 @@ static inline cpud_mask cpud_mask_none(void) {
 /* Every bit, the features' and the others': "no restriction". */
 static inline cpud_mask cpud_mask_all(void) {
   cpud_mask m;
-  for (int i = 0; i < CPUD_MASK_WORDS; ++i) m.w[i] = ~(uint64_t)0;
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i) m.w[i] = ~CPUD__CAST(uint64_t, 0);
   return m;
 }
 /* 1 if feature id `id` is in m (0 for an id of no feature). */
 static inline int cpud_mask_has(cpud_mask m, int id) {
-  return id > 0 && id <= CPUD_FEATURE_COUNT && (int)((m.w[id >> 6] >> (id & 63)) & 1u);
+  return id > 0 && id <= CPUD_FEATURE_COUNT && CPUD__CAST(int, (m.w[id >> 6] >> (id & 63)) & 1u);
 }
 /* m with feature id `id` added (unchanged for an id of no feature). */
 static inline cpud_mask cpud_mask_with(cpud_mask m, int id) {
-  if (id > 0 && id <= CPUD_FEATURE_COUNT) m.w[id >> 6] |= (uint64_t)1 << (id & 63);
+  if (id > 0 && id <= CPUD_FEATURE_COUNT) m.w[id >> 6] |= CPUD__CAST(uint64_t, 1) << (id & 63);
   return m;
 }
 static inline cpud_mask cpud_mask_of(int id) { return cpud_mask_with(cpud_mask_none(), id); }
@@ -106,7 +106,7 @@ static inline cpud_mask cpud_usable_mask(void) {
   uint64_t w = __atomic_load_n(&cpud__usable[0], __ATOMIC_ACQUIRE);
   if (w & 1u) {
     cpud_mask m;
-    m.w[0] = w & ~(uint64_t)1;
+    m.w[0] = w & ~CPUD__CAST(uint64_t, 1);
     return m;
   }
 #endif
@@ -122,7 +122,7 @@ static inline int cpud_have(int feature) {
   if (!(w & 1u)) return cpud__have_slow(feature);
   if (feature <= 0 || feature > CPUD_FEATURE_COUNT) return 0;
   if (feature >> 6) w = __atomic_load_n(&cpud__usable[feature >> 6], __ATOMIC_ACQUIRE);
-  return (int)((w >> (feature & 63)) & 1u);
+  return CPUD__CAST(int, (w >> (feature & 63)) & 1u);
 }
 #define CPUD_HAVE(F) cpud_have(CPUD_FEATURE_##F)
 

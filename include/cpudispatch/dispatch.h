@@ -50,6 +50,20 @@
 
 #include "cpudispatch/cpudispatch.h"
 
+/* A dispatch source defines CPUD_FN(name) with no declaration of it in
+ * sight (its callers declare it: CPUD_DISPATCH_DECLARE): in a dispatch
+ * source's build, -Wmissing-prototypes (C, Clang's C++) and
+ * -Wmissing-declarations (GCC's C++) have nothing to say, for the rest of
+ * the file. Elsewhere they stay as the project set them (test
+ * strict-flags). */
+#if defined(CPUD__DISPATCH_BUILD) && defined(__clang__)
+#pragma clang diagnostic ignored "-Wmissing-prototypes"
+#elif defined(CPUD__DISPATCH_BUILD) && defined(__GNUC__) && defined(__cplusplus)
+#pragma GCC diagnostic ignored "-Wmissing-declarations"
+#elif defined(CPUD__DISPATCH_BUILD) && defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#endif
+
 #define CPUD_CAT_(a, b) a##b
 #define CPUD_CAT(a, b) CPUD_CAT_(a, b)
 #define CPUD_STR_(a) #a
@@ -91,7 +105,7 @@
 #define CPUD__SELECT_ONE(CHECK, T, NAME) (CHECK) ? &NAME##_##T :
 #define CPUD_DISPATCH_SELECT(NAME)                                     \
   (CPUD__DISPATCH_CALL(CPUD_HAVE, CPUD__SELECT_ONE, NAME)              \
-   CPUD__DISPATCH_FALLBACK(&NAME##_baseline, 0))
+   CPUD__DISPATCH_FALLBACK(&NAME##_baseline, CPUD__NULL))
 
 #define CPUD__ALL_ONE(CHECK, T, NAME, ARGS) if (CHECK) { (void)(NAME##_##T ARGS); }
 #define CPUD__ALL_BASE(NAME, ARGS) (void)(NAME##_baseline ARGS);
@@ -104,7 +118,7 @@
 #define CPUD__NAME_IF(CHECK, T, NAME) (CHECK) ? #T :
 #define CPUD_DISPATCH_SELECTED_NAME(NAME)                              \
   (CPUD__DISPATCH_CALL(CPUD_HAVE, CPUD__NAME_IF, NAME)                 \
-   CPUD__DISPATCH_FALLBACK("baseline", (const char *)0))
+   CPUD__DISPATCH_FALLBACK("baseline", CPUD__CAST(const char *, CPUD__NULL)))
 
 /* ---- the cached dispatcher (CPUD_DISPATCH_DEFINE) ----
  * It mirrors the C++ CPUD_DISPATCH (dispatch.hpp): a cached pointer, a
@@ -155,7 +169,7 @@
   /* The compiled targets, highest interest first, the baseline build, then an end entry. */                   \
   static const cpud__fn_##NAME cpud__fns_##NAME[] = {                                                          \
       CPUD__DISPATCH_CALL(CPUD__NOCHK, CPUD__FN_OF, NAME)                                                      \
-      CPUD__DISPATCH_BASELINE_CALL(CPUD__FN_OF_BASE, NAME) 0};                                                 \
+      CPUD__DISPATCH_BASELINE_CALL(CPUD__FN_OF_BASE, NAME) CPUD__NULL};                                        \
   static const char *const cpud__names_##NAME[] = {                                                            \
       CPUD__DISPATCH_CALL(CPUD__NOCHK, CPUD__NAME_OF, NAME)                                                    \
       CPUD__DISPATCH_BASELINE_CALL(CPUD__NAME_OF_BASE, NAME) "none"};                                          \
@@ -175,7 +189,7 @@
     return cpud__want < 0 || cpud__want == cpud__i ? cpud__i : -1;                                             \
   }                                                                                                            \
   static inline int cpud__count_##NAME(void) {                                                                 \
-    return (int)(sizeof cpud__names_##NAME / sizeof cpud__names_##NAME[0]) - 1;                                \
+    return CPUD__CAST(int, sizeof cpud__names_##NAME / sizeof cpud__names_##NAME[0]) - 1;                      \
   }                                                                                                            \
   static inline const char *cpud__target_name_##NAME(int cpud__i) { return cpud__names_##NAME[cpud__i]; }      \
   static inline int cpud__target_feature_##NAME(int cpud__i) { return cpud__keys_##NAME[cpud__i]; }            \
@@ -186,21 +200,21 @@
   static inline void cpud__reset_##NAME(void) {                                                                \
     __atomic_store_n(&cpud__selected_##NAME, -1, __ATOMIC_RELAXED);                                            \
     __atomic_store_n(&cpud__per_call_##NAME, 0, __ATOMIC_SEQ_CST);                                             \
-    __atomic_store_n(&cpud__slot_##NAME, (cpud__fn_##NAME)0, __ATOMIC_SEQ_CST);                                \
+    __atomic_store_n(&cpud__slot_##NAME, CPUD__CAST(cpud__fn_##NAME, CPUD__NULL), __ATOMIC_SEQ_CST);           \
   }                                                                                                            \
   static cpud_function cpud__record_##NAME = {#NAME, &cpud__count_##NAME, &cpud__target_name_##NAME,           \
                                               &cpud__target_feature_##NAME, &cpud__selected_of_##NAME,         \
-                                              &cpud__reset_##NAME, 0, 0};                                      \
+                                              &cpud__reset_##NAME, CPUD__NULL, 0};                             \
   /* Registered first, so that from then on a mask change resets the record;                                   \
      then selected, checking that no change came in between (as                                                \
      dispatcher::resolve in dispatch.hpp). */                                                                  \
   static inline cpud__fn_##NAME cpud__resolve_##NAME(void) {                                                   \
-    cpud__register(&cpud__record_##NAME);                                                                      \
-    const unsigned cpud__e = cpud__epoch();                                                                    \
+    /* Declarations first: a C90-minded -Wdeclaration-after-statement stays quiet. */                          \
+    const unsigned cpud__e = (cpud__register(&cpud__record_##NAME), cpud__epoch());                            \
     const int cpud__i = cpud__index_##NAME(cpud_usable_mask(), -1);                                            \
-    const int cpud__shared = (int)(__atomic_load_n(&cpud__usable[0], __ATOMIC_SEQ_CST) & 1u);                  \
+    const int cpud__shared = CPUD__CAST(int, __atomic_load_n(&cpud__usable[0], __ATOMIC_SEQ_CST) & 1u);        \
     const cpud__fn_##NAME cpud__f = cpud__fns_##NAME[cpud__i];                                                 \
-    cpud__fn_##NAME cpud__unset = 0;                                                                           \
+    cpud__fn_##NAME cpud__unset = CPUD__NULL;                                                                  \
     __atomic_store_n(&cpud__selected_##NAME,                                                                   \
                      cpud__shared ? cpud__i : cpud__index_##NAME(cpud__process_mask(), -1), __ATOMIC_RELAXED); \
     __atomic_store_n(&cpud__per_call_##NAME, !cpud__shared, __ATOMIC_SEQ_CST);                                 \
@@ -232,7 +246,7 @@
     const int cpud__i = cpud__pick_find(cpud__target, cpud__names_##NAME, cpud__count_##NAME(), cpud__status); \
     const int cpud__ok = cpud__i >= 0 && cpud__index_##NAME(cpud_usable_mask(), cpud__i) >= 0;                 \
     if (cpud__i >= 0 && cpud__status) *cpud__status = cpud__ok ? CPUD_PICK_OK : CPUD_PICK_NOT_USABLE;          \
-    return cpud__ok ? cpud__fns_##NAME[cpud__i] : 0;                                                           \
+    return cpud__ok ? cpud__fns_##NAME[cpud__i] : CPUD__NULL;                                                  \
   }                                                                                                            \
   struct cpud__defined_##NAME /* ended by the caller's ';' */
 
