@@ -60,7 +60,9 @@ static void usage(FILE *to) {
           "                 baseline stay usable; a group: AVX2+FMA3); 77 if this CPU cannot run T\n"
           "  --each-target  run CMD once per compiled target this CPU can run, and the baseline\n"
           "  --cpu MODEL    run CMD under %s -cpu MODEL\n"
-          "  --each-cpu     run CMD under every model of %s: %s\n",
+          "  --each-cpu     run CMD under every model of %s: %s\n"
+          "CPUDISPATCH_RUN=once in the environment (a test that dispatches nothing): --each-target\n"
+          "and --each-cpu run CMD once, as it is\n",
           CPUD_RUN_QEMU, CPUD_ARCH, CPUD_RUN_MODELS);
   if (k_windows_build)
     fprintf(to,
@@ -784,6 +786,16 @@ int main(int argc, char **argv) {
     return run(cmd, found, &all, NULL);
   }
   g_each = !strcmp(mode, "--each-target") || !strcmp(mode, "--each-cpu");
+  /* A test that dispatches nothing (a project marks it with
+   * CPUDISPATCH_RUN=once in its environment) runs once, as it is: the
+   * setups need not repeat it per target or model. */
+  const char *once = getenv("CPUDISPATCH_RUN");
+  if (g_each && once && *once) {
+    if (strcmp(once, "once") != 0)
+      die(k_exit_usage, "CPUDISPATCH_RUN=\"%s\": the one value is once (run the command once, as it is)", once);
+    say("CPUDISPATCH_RUN=once: the command runs once, as it is");
+    return run(cmd, NULL, NULL, NULL);
+  }
   if (!strcmp(mode, "--each-target")) return each_target(cmd, &all);
   if (!strcmp(mode, "--cpu")) {
     if (!strs_contains(&models, value, strlen(value)))

@@ -68,8 +68,8 @@ def sh(cmd, cwd=None):
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
 
 
-def meson_test(build, setup=None):
-    r = sh(['meson', 'test', '-C', build, '--print-errorlogs'] + (['--setup', setup] if setup else []))
+def meson_test(build, setup=None, extra=('--no-suite', 'slow')):
+    r = sh(['meson', 'test', '-C', build, '--print-errorlogs'] + (['--setup', setup] if setup else []) + list(extra))
     out = r.stdout + r.stderr
     # Passing tests' output is only in meson's log: what the test log shows.
     log = os.path.join(build, 'meson-logs', 'testlog%s.json' % ('-' + setup.replace(':', '_') if setup else ''))
@@ -157,6 +157,7 @@ def run_case(tmp):
     names = list(all_models)
     lacking = [m for m, f in all_models.items() if C['helper_needs'] not in f]
     having = [m for m, f in all_models.items() if C['helper_needs'] in f]
+    slow_done = False
     for fault in ('none', 'wrong', 'helper', 'none'):
         if not configure(b, wrong=C['wrong'] if fault == 'wrong' else '',
                          helper_args=','.join(C['helper_args']) if fault == 'helper' else '[]'):
@@ -187,6 +188,9 @@ def run_case(tmp):
                    what=fault)
             expect(b, 'cpudispatch:cpu_' + lacking[0].replace('-', '_'), False, what=fault)
             expect(b, 'cpudispatch:cpu_' + having[0].replace('-', '_'), True, what=fault)
+        if fault == 'none' and not slow_done:
+            slow_done = True
+            timeouts_and_once(b)
     if case != 'aarch64':  # cpudispatch-run runs here directly
         stale_record(b, proj)
     if case == 'mingw':  # last: it rebuilds everything (cpudispatch-run too) for XOP
@@ -207,6 +211,35 @@ def impossible_baseline(b):
             r'\(its baseline\), but this CPU lacks XOP\b', r'exit status 69']
     expect(b, None, False, want, what='cpu-baseline=xop')
     configure(b, **{'cpudispatch:cpu-baseline': 'min'})
+
+
+def timeouts_and_once(b):
+    """Suite slow: `sleeper` (1.2 s of a 2 s timeout) passes under each_target
+    and each_cpu, which run it several times and scale the timeout by the
+    runs they can make; `once` (CPUDISPATCH_RUN=once) runs once under each.
+    The control: each_target with the timeout multiplier forced to 1 (-t 1)
+    times the sleeper out where it runs it twice or more."""
+    runs = os.path.join(b, 'once-runs.txt')
+    count = lambda: len(open(runs).read().split()) if os.path.exists(runs) else 0
+    many = 0
+    for setup in ('cpudispatch:each_target', 'cpudispatch:each_cpu'):
+        before = count()
+        rc, out = meson_test(b, setup, ['--suite', 'slow'])
+        if setup.endswith('each_target'):
+            many = len(re.findall(r'cpudispatch-run: == target', out))
+        label = '%s: meson test --suite slow --setup %s' % (case, setup)
+        print('%-72s -> %s, once ran %d time(s)' % (label, 'pass' if rc == 0 else 'fail (%d)' % rc, count() - before))
+        if rc != 0:
+            failures.append('%s: the sleeper or the once test failed (status %d)\n%s' % (label, rc, out[-3000:]))
+        if count() - before != 1 or 'CPUDISPATCH_RUN=once: the command runs once, as it is' not in out:
+            failures.append('%s: the test marked CPUDISPATCH_RUN=once ran %d times' % (label, count() - before))
+    rc, out = meson_test(b, 'cpudispatch:each_target', ['--suite', 'slow', '-t', '1'])
+    print('%s: control, each_target with -t 1 -> %s (%d runs of the sleeper)' % (case, rc, many))
+    if many >= 2 and (rc == 0 or 'TIMEOUT' not in out):
+        failures.append('control: with the timeout multiplier forced to 1 the sleeper (%d runs) should time out'
+                        % many)
+    elif many < 2:
+        print('  (one target runs here: the control cannot time out, not asserted)')
 
 
 def stale_record(b, proj):
