@@ -55,6 +55,16 @@ expect([], 64, 'no mode given')
 expect(['--zap', '--', 'true'], 64, 'unknown argument "--zap"')
 expect(['--each-target'], 64, 'no command given after --')
 expect(['--target'], 64, '--target needs a value')
+expect(['--each-target', '--', 'true'], 64, 'CPUDISPATCH_RUN="twice": the one value is once',
+       env_extra={'CPUDISPATCH_RUN': 'twice'})
+# CPUDISPATCH_RUN=once: one run, as it is, under either each_* mode.
+for mode in ('--each-target', '--each-cpu'):
+    r = run([mode, '--', 'true'], env_extra={'CPUDISPATCH_RUN': 'once'})
+    print('%-70s -> %d' % ('CPUDISPATCH_RUN=once %s -- true' % mode, r.returncode))
+    if r.returncode != 0 or 'CPUDISPATCH_RUN=once: the command runs once, as it is' not in r.stderr \
+            or '== target' in r.stderr or '== cpu' in r.stderr:
+        failures.append('CPUDISPATCH_RUN=once %s: expected one plain run, got %d %r' % (mode, r.returncode,
+                                                                                      r.stderr))
 expect(['--target', 'avx9', '--', 'true'], 65, 'unknown target "avx9"; valid names on %s: baseline ' % arch)
 expect(['--cpu', 'Pentium9', '--', 'true'], 65, 'unknown CPU model "Pentium9"; models for %s: %s'
        % (arch, ' '.join(models)))

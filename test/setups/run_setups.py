@@ -226,7 +226,7 @@ def timeouts_and_once(b):
         before = count()
         rc, out = meson_test(b, setup, ['--suite', 'slow'])
         if setup.endswith('each_target'):
-            many = len(re.findall(r'cpudispatch-run: == target', out))
+            many = len(set(re.findall(r'cpudispatch-run: == target (\S+) ==', out)))
         label = '%s: meson test --suite slow --setup %s' % (case, setup)
         print('%-72s -> %s, once ran %d time(s)' % (label, 'pass' if rc == 0 else 'fail (%d)' % rc, count() - before))
         if rc != 0:
