@@ -161,6 +161,13 @@ def header(cfg, name, wanted, targets, with_baseline, notes, kns, fns):
             lines.append('#define %s_%s %s__%s_%s' % (fn, t, kns, fn, t))
     lines += [
         '',
+        '/* Whose lists CPUD_DISPATCH_DEFINE(..., NAME, ...) and C++\'s CPUD_DISPATCH',
+        ' * use for each NAME of this source, in a file that includes several dispatch',
+        ' * headers in any order (cpudispatch/dispatch.h, CPUD__OF). */',
+    ]
+    lines += ['#define CPUD__SOURCE_OF_%s %s' % (fn, p) for fn in fns]
+    lines += [
+        '',
         '/* CB(CHECK, TARGET, ...) for each compiled target, highest interest first.',
         ' * CHECK tests, with CHK(FEATURE), every feature the target needs beyond the',
         ' * baseline, so CHECK alone tells whether the target may run. */',

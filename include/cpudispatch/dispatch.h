@@ -149,6 +149,16 @@
 #else
 #define CPUD__COLD_PATH CPUD__UNUSED inline
 #endif
+/* The lists of the source that defines NAME, wherever the caller writes
+ * CPUD_DISPATCH_DEFINE (and C++'s CPUD_DISPATCH): each generated header
+ * names, for every function its source defines with CPUD_FN(NAME),
+ * CPUD__SOURCE_OF_NAME as its macros' prefix (CPUD_sum__), so a file may
+ * include several dispatch headers in any order first. An undefined
+ * CPUD__SOURCE_OF_NAME: NAME is no CPUD_FN name of an included header. */
+#define CPUD__OF(NAME, M) CPUD_CAT(CPUD__SOURCE_OF_##NAME, M)
+#define CPUD__DECLARE_OF(NAME, LEFT, ARGS)                                 \
+  CPUD__OF(NAME, DISPATCH_CALL)(CPUD__NOCHK, CPUD__DECL_ONE, LEFT, ARGS) \
+  CPUD__OF(NAME, DISPATCH_BASELINE_CALL)(CPUD__DECL_BASE, LEFT, ARGS)
 #define CPUD__IN_MASK(F) cpud_mask_has(cpud__m, CPUD_FEATURE_##F)
 #define CPUD__FN_OF(CHECK, T, NAME) &NAME##_##T,
 #define CPUD__FN_OF_BASE(NAME) &NAME##_baseline,
@@ -164,18 +174,18 @@
   ++cpud__i;
 
 #define CPUD_DISPATCH_DEFINE(RET, NAME, ARGS)                                                                  \
-  CPUD_DISPATCH_DECLARE(RET NAME, ARGS)                                                                        \
+  CPUD__DECLARE_OF(NAME, RET NAME, ARGS)                                                                       \
   typedef RET(*cpud__fn_##NAME) ARGS;                                                                          \
   /* The compiled targets, highest interest first, the baseline build, then an end entry. */                   \
   static const cpud__fn_##NAME cpud__fns_##NAME[] = {                                                          \
-      CPUD__DISPATCH_CALL(CPUD__NOCHK, CPUD__FN_OF, NAME)                                                      \
-      CPUD__DISPATCH_BASELINE_CALL(CPUD__FN_OF_BASE, NAME) CPUD__NULL};                                        \
+      CPUD__OF(NAME, DISPATCH_CALL)(CPUD__NOCHK, CPUD__FN_OF, NAME)                                                      \
+      CPUD__OF(NAME, DISPATCH_BASELINE_CALL)(CPUD__FN_OF_BASE, NAME) CPUD__NULL};                                        \
   static const char *const cpud__names_##NAME[] = {                                                            \
-      CPUD__DISPATCH_CALL(CPUD__NOCHK, CPUD__NAME_OF, NAME)                                                    \
-      CPUD__DISPATCH_BASELINE_CALL(CPUD__NAME_OF_BASE, NAME) "none"};                                          \
+      CPUD__OF(NAME, DISPATCH_CALL)(CPUD__NOCHK, CPUD__NAME_OF, NAME)                                                    \
+      CPUD__OF(NAME, DISPATCH_BASELINE_CALL)(CPUD__NAME_OF_BASE, NAME) "none"};                                          \
   static const int cpud__keys_##NAME[] = {                                                                     \
-      CPUD__DISPATCH_CALL(CPUD__NOCHK, CPUD__KEY_OF, NAME)                                                     \
-      CPUD__DISPATCH_BASELINE_CALL(CPUD__KEY_OF_BASE, NAME) 0};                                                \
+      CPUD__OF(NAME, DISPATCH_CALL)(CPUD__NOCHK, CPUD__KEY_OF, NAME)                                                     \
+      CPUD__OF(NAME, DISPATCH_BASELINE_CALL)(CPUD__KEY_OF_BASE, NAME) 0};                                                \
   static cpud__fn_##NAME cpud__slot_##NAME; /* the cached target; 0: select on the next call */                \
   static int cpud__per_call_##NAME;        /* 1: some thread is restricted: select per call */                 \
   static int cpud__selected_##NAME = -1;   /* what the record's selected() says */                             \
@@ -185,7 +195,7 @@
   static inline int cpud__index_##NAME(cpud_mask cpud__m, int cpud__want) {                                    \
     int cpud__i = 0;                                                                                           \
     (void)cpud__m;                                                                                             \
-    CPUD__DISPATCH_CALL(CPUD__IN_MASK, CPUD__INDEX_OF, NAME)                                                   \
+    CPUD__OF(NAME, DISPATCH_CALL)(CPUD__IN_MASK, CPUD__INDEX_OF, NAME)                                                   \
     return cpud__want < 0 || cpud__want == cpud__i ? cpud__i : -1;                                             \
   }                                                                                                            \
   static inline int cpud__count_##NAME(void) {                                                                 \

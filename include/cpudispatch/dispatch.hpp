@@ -410,12 +410,12 @@ CPUD_NAMESPACE_END  // namespace cpud
  * program, and another library's dispatcher of the same name has its own. */
 #define CPUD__TAG(NAME) CPUD_CAT(CPUD__KERNEL_NS, CPUD_CAT(__cpud_tag_, NAME))
 #define CPUD_DISPATCH(RET, NAME, ARGS)                                          \
-  CPUD_DISPATCH_DECLARE(RET NAME, ARGS)                                         \
+  CPUD__DECLARE_OF(NAME, RET NAME, ARGS)                                        \
   struct CPUD_HIDDEN CPUD__TAG(NAME) {                                          \
     static constexpr const char *name = #NAME;                                  \
     static constexpr ::cpud::target_entry<RET(*) ARGS> entries[] = {            \
-        CPUD__DISPATCH_CALL(CPUD__NOCHK, CPUD__CXX_ENTRY, NAME)                 \
-        CPUD__DISPATCH_BASELINE_CALL(CPUD__CXX_BASE, NAME){0, nullptr, "none", ::cpud::feature_set()}}; \
+        CPUD__OF(NAME, DISPATCH_CALL)(CPUD__NOCHK, CPUD__CXX_ENTRY, NAME)       \
+        CPUD__OF(NAME, DISPATCH_BASELINE_CALL)(CPUD__CXX_BASE, NAME){0, nullptr, "none", ::cpud::feature_set()}}; \
   };                                                                            \
   inline constexpr ::cpud::dispatcher<CPUD__TAG(NAME), RET ARGS> NAME {}
 
