@@ -155,7 +155,11 @@
  * CPUD__SOURCE_OF_NAME as its macros' prefix (CPUD_sum__), so a file may
  * include several dispatch headers in any order first. An undefined
  * CPUD__SOURCE_OF_NAME: NAME is no CPUD_FN name of an included header. */
+#if !defined(CPUD__LAST_HEADER_LISTS)
 #define CPUD__OF(NAME, M) CPUD_CAT(CPUD__SOURCE_OF_##NAME, M)
+#else /* test example-fallback-chain's control alone: the last header's lists */
+#define CPUD__OF(NAME, M) CPUD__##M
+#endif
 #define CPUD__DECLARE_OF(NAME, LEFT, ARGS)                                 \
   CPUD__OF(NAME, DISPATCH_CALL)(CPUD__NOCHK, CPUD__DECL_ONE, LEFT, ARGS) \
   CPUD__OF(NAME, DISPATCH_BASELINE_CALL)(CPUD__DECL_BASE, LEFT, ARGS)
