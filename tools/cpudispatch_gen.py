@@ -165,7 +165,9 @@ def header(cfg, name, wanted, targets, with_baseline, notes, kns, fns):
         ' * use for each NAME of this source, in a file that includes several dispatch',
         ' * headers in any order (cpudispatch/dispatch.h, CPUD__OF). */',
     ]
-    lines += ['#define CPUD__SOURCE_OF_%s %s' % (fn, p) for fn in fns]
+    for fn in fns:
+        lines.append('#define CPUD__SOURCE_OF_%s %s' % (fn, p))
+        lines.append('#define %s_is_no_CPUD_FN_name_of_an_included_dispatch_header 1' % fn)
     lines += [
         '',
         '/* CB(CHECK, TARGET, ...) for each compiled target, highest interest first.',

@@ -153,15 +153,17 @@
  * CPUD_DISPATCH_DEFINE (and C++'s CPUD_DISPATCH): each generated header
  * names, for every function its source defines with CPUD_FN(NAME),
  * CPUD__SOURCE_OF_NAME as its macros' prefix (CPUD_sum__), so a file may
- * include several dispatch headers in any order first. An undefined
- * CPUD__SOURCE_OF_NAME: NAME is no CPUD_FN name of an included header. */
+ * include several dispatch headers in any order first. A NAME that no
+ * included header's source defines: one error naming it
+ * (NAME_is_no_CPUD_FN_name_of_an_included_dispatch_header undeclared). */
 #if !defined(CPUD__LAST_HEADER_LISTS)
 #define CPUD__OF(NAME, M) CPUD_CAT(CPUD__SOURCE_OF_##NAME, M)
 #else /* test example-fallback-chain's control alone: the last header's lists */
 #define CPUD__OF(NAME, M) CPUD__##M
 #endif
-#define CPUD__DECLARE_OF(NAME, LEFT, ARGS)                                 \
-  CPUD__OF(NAME, DISPATCH_CALL)(CPUD__NOCHK, CPUD__DECL_ONE, LEFT, ARGS) \
+#define CPUD__DECLARE_OF(NAME, LEFT, ARGS)                                                          \
+  typedef char cpud__known_##NAME[sizeof(NAME##_is_no_CPUD_FN_name_of_an_included_dispatch_header)]; \
+  CPUD__OF(NAME, DISPATCH_CALL)(CPUD__NOCHK, CPUD__DECL_ONE, LEFT, ARGS)                          \
   CPUD__OF(NAME, DISPATCH_BASELINE_CALL)(CPUD__DECL_BASE, LEFT, ARGS)
 #define CPUD__IN_MASK(F) cpud_mask_has(cpud__m, CPUD_FEATURE_##F)
 #define CPUD__FN_OF(CHECK, T, NAME) &NAME##_##T,

@@ -189,7 +189,10 @@ if r.returncode != 78 or len(err) != 1 or not err[0].startswith('cpudispatch: ')
 want_compiles = {'call-all-as-statement': 'yes', 'call-all-as-expression': 'no',
                  'own-arch-id': 'yes', 'other-arch-id': 'no',
                  'xmacro-cb-two-params': 'no', 'xmacro-no-rest-c99': 'no', 'xmacro-dummy-rest-c99': 'yes',
-                 'cached-c99-pedantic': 'yes', 'cached-cxx-pedantic': 'yes', 'pick-without-define': 'no'}
+                 'cached-c99-pedantic': 'yes', 'cached-cxx-pedantic': 'yes', 'pick-without-define': 'no',
+                 'define-any-order': 'yes', 'define-any-order-last-header-lists': 'no',
+                 'dispatch-any-order-cxx': 'yes', 'dispatch-any-order-cxx-last-header-lists': 'no',
+                 'define-unknown-name': 'no'}
 got = dict(x.split('=', 1) for x in a.compiles)
 # quickstart.md's CPUD_NO_INTRINSIC_HEADERS, where the build names a clash
 # (x86_64, aarch64): the generated header's intrinsic headers clash with a

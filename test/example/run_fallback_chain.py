@@ -26,7 +26,8 @@ CPUD_DISPATCH_DEFINE takes the lists of the last dispatch header included,
 as before each header named its sources' functions). src/blit.c includes
 all four layer headers before its definitions, so every layer then takes
 the NEON source's lists, nothing on x86_64: the chain is general alone and
-the check must say so.
+the check must say so. docs/fallback-chain.md's code blocks are the
+example's code.
 
   run_fallback_chain.py SOURCE_ROOT   (exit 0 pass, 1 fail, 77 skip)
 """
@@ -43,6 +44,7 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
+import doc_blocks  # noqa: E402  (test/doc_blocks.py)
 import release_wrap  # noqa: E402  (test/release_wrap.py)
 
 root = os.path.abspath(sys.argv[1])
@@ -161,12 +163,26 @@ def raised_baseline(b):
         b.test('cpu_Haswell', {'Haswell': chain('x86_64', cpu_facts.models('x86_64')['Haswell'])}, 'Haswell')
 
 
+def check_docs_blocks():
+    """docs/fallback-chain.md's blocks are the example's code: the layer
+    block a run of layer_ssse3.dispatch.c's lines, the chain block a run of
+    blit.c's (blank and comment-only lines aside in both)."""
+    code = lambda lines: [l for l in lines if l.strip() and not l.strip().startswith(('/*', '*'))]
+    doc = os.path.join(root, 'docs', 'fallback-chain.md')
+    for block, name in (('chain-layer', 'layer_ssse3.dispatch.c'), ('chain-build', 'blit.c')):
+        want = code(doc_blocks.block(doc, block))
+        have = code(open(os.path.join(root, 'examples', 'fallback-chain', 'src', name)).read().splitlines())
+        if not want or not any(have[i:i + len(want)] == want for i in range(len(have))):
+            failures.append('docs/fallback-chain.md: block %s is not %s\'s code' % (block, name))
+
+
 def main():
     need = ['clang', 'qemu-x86_64', 'qemu-i386', 'qemu-aarch64', 'aarch64-linux-gnu-gcc', 'i686-linux-gnu-gcc']
     missing = [n for n in need if not shutil.which(n)]
     if missing or os.uname().machine != 'x86_64':
         print('SKIP: needs an x86_64 host with %s' % ' '.join(missing or need))
         return 77
+    check_docs_blocks()
     t0 = time.time()
     cross = lambda t: ['--cross-file', os.path.join(root, 'cross', t + '.txt')]
     with tempfile.TemporaryDirectory(prefix='cpud-fallback-chain-') as tmp:
