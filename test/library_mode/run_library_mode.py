@@ -16,6 +16,12 @@ times:
   A  library mode, cpu-baseline=x86_v3, env-prefix=PLUGA (release)
   B  library mode, the default baseline, env-prefix=PLUGB (debug, Clang)
   C  the control: mode=program, x86_v3 (release)
+  S  library mode, x86_v3, -Ddefault_library=static, env-prefix=PLUGS:
+     static_user links libplug.a and calls plug_init() (natively, under
+     Nehalem: told 69 with the line, it lives; under Haswell: works); the
+     control, an init in a constructor nothing references, is left out of
+     the link (ctor_user; linked whole, ctor_user_whole, it runs), and under
+     Nehalem that program dies of SIGILL
 
 and A's libplug.so is copied to a second file, so that one process holds
 the same library twice (A2) beside B. Checks:
@@ -59,11 +65,13 @@ SUM = 499500  # 0 + 1 + ... + 999, what host.c asks for
 # The kernel's targets (the fixture's dict), highest first; with an x86_v3
 # baseline SSE42 and AVX2 are baseline features, so their builds are the
 # baseline build.
-TARGETS = {'A': ['AVX512_SKX'], 'B': ['AVX512_SKX', 'AVX2', 'SSE42'], 'C': ['AVX512_SKX']}
+TARGETS = {'A': ['AVX512_SKX'], 'B': ['AVX512_SKX', 'AVX2', 'SSE42'], 'C': ['AVX512_SKX'], 'S': ['AVX512_SKX']}
 BUILDS = {
     'A': ['--buildtype=release', '-Dcpudispatch:cpu-baseline=x86_v3', '-Dcpudispatch:env-prefix=PLUGA'],
     'B': ['--buildtype=debug', '-Dcpudispatch:env-prefix=PLUGB'],  # with Clang (CC below)
     'C': ['--buildtype=release', '-Dcpudispatch:mode=program', '-Dcpudispatch:cpu-baseline=x86_v3'],
+    'S': ['--buildtype=release', '-Ddefault_library=static', '-Dcpudispatch:cpu-baseline=x86_v3',
+          '-Dcpudispatch:env-prefix=PLUGS'],
 }
 PROJECT, VERSION = 'cpudispatch-library-mode-fixture', '1.0'  # the fixture's project()
 LIB_MSG = messages.refusal(PROJECT, VERSION, library=True)
@@ -175,7 +183,7 @@ def main():
                     print((p.stdout + p.stderr)[-4000:])
                     fail('%s failed for build %s' % (cmd[0], b))
                     return 1
-        lib = {b: os.path.join(tmp, 'build-' + b, 'libplug.so') for b in BUILDS}
+        lib = {b: os.path.join(tmp, 'build-' + b, 'libplug.so') for b in BUILDS if b != 'S'}
         lib['A2'] = os.path.join(tmp, 'libplug-copy.so')
         shutil.copy(lib['A'], lib['A2'])
 
@@ -211,6 +219,7 @@ def main():
                        [bad % c_var])
         else:
             print('  (this CPU lacks x86-64-v3: the control of a bad variable in program mode is not run)')
+        static_checks(tmp, here, use_qemu)
         if not use_qemu:
             print('  --no-qemu: the qemu models and the controls under Nehalem not run')
             return finish()
@@ -241,6 +250,63 @@ def main():
         return finish()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def static_checks(tmp, here, use_qemu):
+    """Build S, static (docs/libraries.md, "A static library in mode
+    init"): static_user links libplug.a and calls plug_init(), which pulls
+    the init's member in; it works where the CPU has x86-64-v3 and is told
+    69 with the library's line below it, and lives. The control: an init in
+    a constructor, alone in an archive member nothing references, never runs
+    (ctor_user), and under Nehalem the program then dies of SIGILL in the
+    library's baseline code; linked whole it runs (ctor_user_whole)."""
+    d = os.path.join(tmp, 'build-S')
+    if os.path.exists(os.path.join(d, 'libplug.so')) or not os.path.exists(os.path.join(d, 'libplug.a')):
+        fail('static build: expected libplug.a alone')
+        return
+    members = run(['nm', '--defined-only', os.path.join(d, 'libplug.a')]).stdout
+    if not re.search(r' T plug_init$', members, re.M):
+        fail('static build: libplug.a does not define plug_init (link_whole of the init)')
+
+    def user(prog, model=None):
+        cmd = (['qemu-x86_64', '-cpu', model] if model else []) + [os.path.join(d, prog)]
+        show(cmd)
+        p = run(cmd, timeout=120)
+        for l in (p.stdout + p.stderr).splitlines():
+            if 'TCG doesn\'t support' not in l:
+                print('    ' + l)
+        print('    (status %d)' % p.returncode)
+        return p
+
+    def check_user(p, what, flags):
+        if cpu_facts.X86_V3 <= flags:
+            want = 'plug_init: 0\nplug_sum: %d on %s\nstatic_user: alive' % (SUM, best('S', flags))
+            ok = p.returncode == 0 and p.stdout.strip() == want
+        else:
+            err = [l for l in p.stderr.splitlines() if 'TCG doesn\'t support' not in l]
+            ok = (p.returncode == 0 and p.stdout.strip() == 'plug_init: 69\nstatic_user: alive'
+                  and len(err) == 1 and LIB_MSG.match(err[0]) is not None)
+        if not ok:
+            fail('%s: static_user should %s (status %d)' % (
+                what, 'work' if cpu_facts.X86_V3 <= flags else 'be told 69 with the library\'s line and live',
+                p.returncode))
+
+    check_user(user('static_user'), 'static, natively', here)
+    p = user('ctor_user_whole')
+    if 'ctor_init: ran' not in p.stderr:
+        fail('control: the constructor linked whole should run')
+    p = user('ctor_user')
+    if 'ctor_init: ran' in p.stderr:
+        fail('control: the constructor alone in an archive member should not be linked')
+    if not use_qemu:
+        return
+    models = cpu_facts.models('x86_64')
+    for model in ('Nehalem', 'Haswell'):
+        check_user(user('static_user', model), 'static, under %s' % model, models[model])
+    p = user('ctor_user', 'Nehalem')
+    if p.returncode not in SIGILL:
+        fail('control: under Nehalem a program whose init was a dropped constructor should die of SIGILL '
+             '(status %d)' % p.returncode)
 
 
 def finish():
