@@ -9,6 +9,9 @@ scratch, as a user would: cpudispatch from a release wrap (tools/make-wrap.py),
            has no SSE2, so every layer is left out there (no layer's list
            has a baseline build on i686);
   aarch64  GCC cross build under qemu-aarch64 (plain): the NEON layer;
+           (both cross builds name their cross file inside the unpacked
+           wrap, subprojects/cpudispatch-VERSION/cross/, after `meson
+           subprojects download`, as docs/wrap.md tells a consumer);
   x86_v3   Clang, debug, -Dcpudispatch:cpu-baseline=x86_v3, under
            `cpu_Haswell`: every x86 layer is baseline code there.
 
@@ -26,7 +29,10 @@ CPUD_DISPATCH_DEFINE takes the lists of the last dispatch header included,
 as before each header named its sources' functions). src/blit.c includes
 all four layer headers before its definitions, so every layer then takes
 the NEON source's lists, nothing on x86_64: the chain is general alone and
-the check must say so. docs/fallback-chain.md's code blocks are the
+the check must say so. The library's own variable: BLIT_DISABLE=nonsense,ssse3
+leaves the SSSE3 layer out (an unknown name changes nothing), and with
+FALLBACK_CHAIN_DISABLE_CPU_FEATURES=AVX2 besides, the AVX2 layer too.
+docs/fallback-chain.md's code blocks are the
 example's code.
 
   run_fallback_chain.py SOURCE_ROOT   (exit 0 pass, 1 fail, 77 skip)
@@ -48,6 +54,8 @@ import doc_blocks  # noqa: E402  (test/doc_blocks.py)
 import release_wrap  # noqa: E402  (test/release_wrap.py)
 
 root = os.path.abspath(sys.argv[1])
+# The folder the release wrap unpacks to (its `directory`).
+WRAP_DIR = 'cpudispatch-' + re.search(r"version: '([^']+)'", open(os.path.join(root, 'meson.build')).read()).group(1)
 failures = []
 # What each x86 layer's target needs, in /proc/cpuinfo's spelling.
 SSE2 = {'sse', 'sse2'}
@@ -71,8 +79,8 @@ def chain(arch, flags):
 
 
 class Build:
-    def __init__(self, tmp, name, libs, opts, env=None):
-        self.name, self.libs = name, libs
+    def __init__(self, tmp, name, libs, opts, env=None, cross=None):
+        self.name, self.libs, self.cross = name, libs, cross
         self.src, self.dir = os.path.join(tmp, 'src-' + name), os.path.join(tmp, 'build-' + name)
         shutil.copytree(os.path.join(tmp, 'release'), self.src)
         self.opts, self.env, self.log = opts, dict(os.environ, **(env or {})), []
@@ -89,7 +97,19 @@ class Build:
         failures.append('%s: %s' % (self.name, what))
 
     def build(self):
-        if self.sh(['meson', 'setup', self.dir, self.src, '--wrap-mode=nodownload'] + self.opts).returncode:
+        opts = self.opts
+        if self.cross:
+            # As docs/wrap.md says a consumer names a cross file of
+            # cpudispatch's: inside the wrap, unpacked first.
+            r = subprocess.run(['meson', 'subprojects', 'download', 'cpudispatch'], cwd=self.src,
+                               capture_output=True, text=True)
+            self.log.append('$ meson subprojects download cpudispatch  (in the project)')
+            path = os.path.join('subprojects', WRAP_DIR, 'cross', self.cross + '.txt')
+            if r.returncode or not os.path.exists(os.path.join(self.src, path)):
+                self.fail('after `meson subprojects download`, %s is missing: %s' % (path, r.stdout + r.stderr))
+                return False
+            opts = opts + ['--cross-file', os.path.join(self.src, path)]
+        if self.sh(['meson', 'setup', self.dir, self.src, '--wrap-mode=nodownload'] + opts).returncode:
             return False
         r = self.sh(['ninja', '-C', self.dir])
         built = sorted(re.findall(r'Linking static target lib(layer_\w+)\.a', r.stdout))
@@ -140,6 +160,21 @@ def native(b):
     targets = {'baseline': SSE2, 'SSSE3': SSSE3, 'AVX2': cpu_facts.AVX2}
     b.test('each_target', {t: chain('x86_64', need) for t, need in targets.items() if need <= host})
     b.test('each_cpu', {m: chain('x86_64', f) for m, f in cpu_facts.models('x86_64').items()})
+    # The library's own variable (BLIT_DISABLE), and cpudispatch's beside it.
+    b.env['BLIT_DISABLE'] = 'nonsense,ssse3'
+    got = b.runs(None, 'this CPU')
+    want = chain('x86_64', host)
+    want = (want[0].replace(' ssse3', ''), want[1], 'general')
+    b.log.append('  BLIT_DISABLE=nonsense,ssse3: %s' % got)
+    if got != {'this CPU': want}:
+        b.fail('BLIT_DISABLE=nonsense,ssse3: expected %s, got %s' % (want, got))
+    b.env['FALLBACK_CHAIN_DISABLE_CPU_FEATURES'] = 'AVX2'
+    got = b.runs(None, 'this CPU')
+    want = ('general sse2', 'sse2', 'general')
+    b.log.append('  and FALLBACK_CHAIN_DISABLE_CPU_FEATURES=AVX2: %s' % got)
+    if got != {'this CPU': want}:
+        b.fail('BLIT_DISABLE=ssse3 with AVX2 masked: expected %s, got %s' % (want, got))
+    del b.env['BLIT_DISABLE'], b.env['FALLBACK_CHAIN_DISABLE_CPU_FEATURES']
     # Control: the lists of the last header included (the NEON layer's).
     b.sh(['meson', 'configure', b.dir, '-Dc_args=-DCPUD__LAST_HEADER_LISTS'])
     got = b.runs(None, 'this CPU')
@@ -184,7 +219,6 @@ def main():
         return 77
     check_docs_blocks()
     t0 = time.time()
-    cross = lambda t: ['--cross-file', os.path.join(root, 'cross', t + '.txt')]
     with tempfile.TemporaryDirectory(prefix='cpud-fallback-chain-') as tmp:
         error = release_wrap.example(root, 'fallback-chain', os.path.join(tmp, 'release'))
         if error:
@@ -192,8 +226,8 @@ def main():
             return 1
         builds = [
             (native, Build(tmp, 'native-gcc-release', LIBS['x86_64'], [])),
-            (i686, Build(tmp, 'i686-gcc-release', LIBS['x86'], cross('i686-linux-gnu'))),
-            (aarch64, Build(tmp, 'aarch64-gcc-release', LIBS['aarch64'], cross('aarch64-linux-gnu'))),
+            (i686, Build(tmp, 'i686-gcc-release', LIBS['x86'], [], cross='i686-linux-gnu')),
+            (aarch64, Build(tmp, 'aarch64-gcc-release', LIBS['aarch64'], [], cross='aarch64-linux-gnu')),
             (raised_baseline, Build(tmp, 'x86_v3-clang-debug', LIBS['x86_v3'],
                                     ['-Dbuildtype=debug', '-Dcpudispatch:cpu-baseline=x86_v3'],
                                     {'CC': 'clang', 'CXX': 'clang++'})),

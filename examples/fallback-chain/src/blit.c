@@ -5,6 +5,8 @@
  * is left out and the next one goes over the layers below. */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "blit.h"
 #include "isa/blit_impl.h"
@@ -25,14 +27,29 @@ static struct blit_impl layers[5]; /* general and at most four above it */
 static const struct blit_impl *top, *add_sat_in, *bswap32_in;
 static pthread_once_t built = PTHREAD_ONCE_INIT;
 
+/* The library's own variable from before cpudispatch: BLIT_DISABLE="ssse3
+ * avx2" leaves those layers out (names separated by spaces or commas).
+ * cpudispatch's variables apply besides: a layer is there when both allow. */
+static int disabled_by_user(const char *name) {
+  const char *v = getenv("BLIT_DISABLE");
+  const size_t len = strlen(name);
+  for (; v && *v; v += strcspn(v, " ,")) {
+    v += strspn(v, " ,");
+    if (strncmp(v, name, len) == 0 && (v[len] == 0 || v[len] == ' ' || v[len] == ','))
+      return 1;
+  }
+  return 0;
+}
+
 static void build_chain(void) {
   /* Lowest first: each layer is made over the one below it. */
   blit_init_fn *const above[] = {CPUD_DISPATCH_CACHED(blit_layer_sse2), CPUD_DISPATCH_CACHED(blit_layer_ssse3),
                                  CPUD_DISPATCH_CACHED(blit_layer_avx2), CPUD_DISPATCH_CACHED(blit_layer_neon)};
+  static const char *const names[] = {"sse2", "ssse3", "avx2", "neon"};
   size_t n = 0;
   blit_init_general(&layers[0]);
   for (size_t i = 0; i < sizeof above / sizeof above[0]; ++i)
-    if (above[i]) { /* NULL: this CPU (or a mask) cannot run the layer's target */
+    if (above[i] && !disabled_by_user(names[i])) { /* NULL: this CPU (or a mask) cannot run the layer's target */
       above[i](&layers[n + 1], &layers[n]);
       ++n;
     }
