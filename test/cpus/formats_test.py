@@ -10,16 +10,16 @@ every arch also run on x86_64 and must be refused there.
 """
 import json
 import os
-import shlex
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
+import exe_wrapper  # noqa: E402  (test/exe_wrapper.py)
 
 INFO = sys.argv[1]
-WRAPPER = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
+WRAPPER = exe_wrapper.command()
 failures = []
 
 

@@ -18,15 +18,15 @@ their `# expect:` names less those that exist in the other mode only
 import glob
 import json
 import os
-import shlex
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
+import exe_wrapper  # noqa: E402  (test/exe_wrapper.py)
 
 INFO, ROOT = sys.argv[1], sys.argv[2]
-WRAPPER = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
+WRAPPER = exe_wrapper.command()
 EXIT_BASELINE, EXIT_BAD_DUMP = 69, 2
 HEADER = ('cpu', 'source', 'expect')
 failures = []

@@ -29,6 +29,9 @@ import signal
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # test/
+import exe_wrapper  # noqa: E402  (test/exe_wrapper.py)
+
 ap = argparse.ArgumentParser()
 ap.add_argument('root')
 ap.add_argument('--c', required=True)
@@ -118,7 +121,7 @@ for name in src_blocks:
 print('%d doc blocks, %d compiled from test/docs/' % (len(doc_blocks), len(src_blocks)))
 
 # ---- 2. the programs ----
-wrapper = os.environ.get('MESON_EXE_WRAPPER', '').split()
+wrapper = exe_wrapper.command()
 prefix = a.env_prefix
 clean_env = {k: v for k, v in os.environ.items()
              if k not in (prefix + '_DISABLE_CPU_FEATURES', prefix + '_ENABLE_CPU_FEATURES')}

@@ -7,9 +7,11 @@ removal_cases.txt (x86_64 names) through both parsers.
   check_removal.py SOURCE_ROOT REMOVAL_EXE    exit 0 pass, 1 fail
 REMOVAL_EXE (test/grammar/removal.cpp) runs under $MESON_EXE_WRAPPER."""
 import os
-import shlex
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # test/
+import exe_wrapper  # noqa: E402  (test/exe_wrapper.py)
 
 root, exe = sys.argv[1], sys.argv[2]
 sys.dont_write_bytecode = True
@@ -18,7 +20,7 @@ import cpudispatch_grammar as grammar  # noqa: E402
 from cpudispatch_model import Model  # noqa: E402
 
 features = os.path.join(root, 'src', 'features')
-wrapper = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
+wrapper = exe_wrapper.command()
 p = subprocess.run(wrapper + [exe], capture_output=True, text=True)
 lines = p.stdout.splitlines()
 if p.returncode != 0 or not lines or not lines[0].startswith('arch '):

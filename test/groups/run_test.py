@@ -13,15 +13,17 @@ no source was compiled for 66; --each-target runs every group. A cross
 build runs both programs through MESON_EXE_WRAPPER, except a runner of the
 build machine (`build-machine`: a Windows build's, which starts Wine)."""
 import os
-import shlex
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # test/
+import exe_wrapper  # noqa: E402  (test/exe_wrapper.py)
 
 run_exe, prog, targets_txt, listed = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split()
 facts = [line.split() for line in open(targets_txt) if line.strip() and not line.startswith('#')]
 enabled = [w[1] for w in facts if w[0] == 'target']
 closure = {w[1]: set(w[2:]) for w in facts if w[0] == 'feature'}
-wrapper = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
+wrapper = exe_wrapper.command()
 run_wrapper = [] if sys.argv[5:6] == ['build-machine'] else wrapper
 groups = [t for t in listed if '__' in t]
 failures = []

@@ -4,14 +4,16 @@ MODEL` (MODEL 'native': directly) and checks the outcome: EXPECT 'ok' (exit
 0) or 'sigill' (killed by SIGILL: the negative control, proving the fixture
 really executes target code where a careless link puts it)."""
 import os
-import shlex
 import signal
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # test/
+import exe_wrapper  # noqa: E402  (test/exe_wrapper.py)
+
 model, expect, prog = sys.argv[1], sys.argv[2], sys.argv[3]
 # 'native' in a cross build: the build's exe wrapper (qemu at its default CPU).
-native = shlex.split(os.environ.get('MESON_EXE_WRAPPER', '')) + [prog]
+native = exe_wrapper.command() + [prog]
 cmd = native if model == 'native' else ['qemu-x86_64', '-cpu', model, prog]
 r = subprocess.run(cmd, capture_output=True, text=True)
 sys.stdout.write(r.stdout)

@@ -4,12 +4,12 @@ oracle that does not use cpudispatch: the CPU flags in /proc/cpuinfo with
 the test's own CPUID reader (test/cpu_facts.py), or $CPUD_TEST_CPU_FLAGS,
 for emulated CPUs whose flags /proc does not show."""
 import os
-import shlex
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
+import exe_wrapper  # noqa: E402  (test/exe_wrapper.py)
 
 # cpuinfo flags each target of the seed example needs (its implied features).
 NEEDS = {
@@ -30,7 +30,7 @@ def cpu_flags():
 
 def main():
     # Cross builds run the program through the exe wrapper (qemu).
-    wrapper = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
+    wrapper = exe_wrapper.command()
     out = subprocess.run(wrapper + sys.argv[1:], capture_output=True, text=True)
     sys.stdout.write(out.stdout)
     sys.stderr.write(out.stderr)

@@ -6,15 +6,17 @@ exit status, the one-line message on stderr, and the effect on selection.
 """
 import json
 import os
-import shlex
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # test/
+import exe_wrapper  # noqa: E402  (test/exe_wrapper.py)
 
 INFO, PREFIX = sys.argv[1], sys.argv[2]
 CONFIG = sys.argv[3] if len(sys.argv) > 3 else None  # cpudispatch_targets.txt
 DIS, EN = PREFIX + '_DISABLE_CPU_FEATURES', PREFIX + '_ENABLE_CPU_FEATURES'
 EXIT_ENV = 78
-WRAPPER = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
+WRAPPER = exe_wrapper.command()
 failures = []
 
 

@@ -15,13 +15,15 @@ and passed but the CPU offers no usable target implying another, so two
 deviations could not be shown: qemu64)."""
 import json
 import os
-import shlex
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # test/
+import exe_wrapper  # noqa: E402  (test/exe_wrapper.py)
+
 INFO, PREFIX = sys.argv[1:3]
 DIS, EN = PREFIX + '_DISABLE_CPU_FEATURES', PREFIX + '_ENABLE_CPU_FEATURES'
-WRAPPER = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
+WRAPPER = exe_wrapper.command()
 failures = []
 
 

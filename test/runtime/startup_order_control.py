@@ -10,10 +10,12 @@ build's baseline is the arch's floor (no model lacks it) or off x86_64."""
 import json
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # test/
+import exe_wrapper  # noqa: E402  (test/exe_wrapper.py)
 
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
@@ -21,7 +23,7 @@ from wine import IN_QEMU_ENV, WINE, keep_wineserver  # noqa: E402  (tools/wine.p
 
 info, prog, prefix = sys.argv[1], sys.argv[2], sys.argv[3]
 windows = prog.endswith('.exe')
-native = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
+native = exe_wrapper.command()
 data = json.loads(subprocess.run(native + [info, '--json'], capture_output=True, text=True, check=True).stdout)
 if data['arch'] != 'x86_64':
     print('SKIP: the control runs x86_64 code under qemu64')

@@ -10,11 +10,14 @@ import signal
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # test/
+import exe_wrapper  # noqa: E402  (test/exe_wrapper.py)
+
 prefix, targets, progs = sys.argv[1], sys.argv[2].split(), sys.argv[3:]
 if 'baseline' in targets:
     print('SKIP: this build compiles a baseline build of the sources (%s)' % ' '.join(targets))
     sys.exit(77)
-wrapper = os.environ.get('MESON_EXE_WRAPPER', '').split()
+wrapper = exe_wrapper.command()
 errors = []
 for prog in progs:
     windows = prog.endswith('.exe')

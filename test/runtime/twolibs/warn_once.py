@@ -14,11 +14,13 @@ named shared-memory section of the process, and there is no such control.
 """
 import collections
 import os
-import shlex
 import subprocess
 import sys
 
-WRAPPER = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # test/
+import exe_wrapper  # noqa: E402  (test/exe_wrapper.py)
+
+WRAPPER = exe_wrapper.command()
 
 
 def warnings_of(prefix, exe):
