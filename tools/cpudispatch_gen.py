@@ -200,12 +200,15 @@ def header(cfg, name, wanted, targets, with_baseline, notes, kns, fns):
     # the environment variables' warnings (cpudispatch/compiled.h).
     words = 2 * (len(cfg.names) // 64 + 1)  # CPUD__NOTE_WORDS
     lines.append('/* What this source was compiled for, read at run time (cpudispatch/compiled.h):')
-    lines.append(' * the source itself, then each target\'s members. */')
+    lines.append(' * the source itself, then each target\'s members. C\'s: an assembly')
+    lines.append(' * source (.S) has its C callers write them. */')
+    lines.append('#if !defined(__ASSEMBLER__)')
     lines.append('#include "cpudispatch/compiled.h"')
     lines.append('CPUD__COMPILED_RECORD(cpud__compiled_%s) = CPUD__COMPILED_NOTE(%s);' % (ident, ', '.join(['0'] * words)))
     for t in targets:
         ws = [' | '.join('CPUD__COMPILED_W(%d, %s)' % (i, m) for m in grammar.members(cfg, t)) for i in range(words)]
         lines.append('CPUD__COMPILED_RECORD(cpud__compiled_%s_%s) = CPUD__COMPILED_NOTE(%s);' % (ident, t, ', '.join(ws)))
+    lines.append('#endif')
     lines.append('#define %sTARGET_COUNT %d' % (p, len(compiled)))
     lines.append('#define %sTARGET_NAMES "%s"' % (p, ' '.join(compiled)))
     # Nothing compiled (only other arches' names, no baseline): a call links

@@ -48,6 +48,16 @@
 #ifndef CPUDISPATCH_DISPATCH_H_
 #define CPUDISPATCH_DISPATCH_H_
 
+#if defined(__ASSEMBLER__)
+/* An assembly dispatch source (.S, docs/assembly.md) gets what names its
+ * symbols and says its build: CPUD_FN, CPUD_TARGET, CPUD_HAVE_<F> and
+ * CPUD_TARGET_<F> (cpudispatch_config.h), the target mark; nothing of C. */
+#include "cpudispatch_config.h"
+#define CPUD_CAT_(a, b) a##b
+#define CPUD_CAT(a, b) CPUD_CAT_(a, b)
+#define CPUD_FN(NAME) CPUD_CAT(NAME, CPUD_CAT(_, CPUD_TARGET))
+#else /* C and C++ */
+
 #include "cpudispatch/cpudispatch.h"
 
 /* A dispatch source defines CPUD_FN(name) with no declaration of it in
@@ -271,4 +281,5 @@
 #define CPUD_DISPATCH_PICK(NAME, TARGET, STATUS) cpud__pick_##NAME(TARGET, STATUS)
 #define CPUD_DISPATCH_RECORD(NAME) ((const cpud_function *)&cpud__record_##NAME)
 
+#endif /* C and C++ */
 #endif /* CPUDISPATCH_DISPATCH_H_ */
