@@ -18,6 +18,10 @@ C loop and ran the build its CPU selects (test/cpu_facts.py is the oracle:
 AVX2 where the CPU has what cpudispatch's AVX2 needs, ASIMDDP where the
 model has asimddp).
 
+The assemblers do what docs/assembly.md says: GCC's and Clang's x86 take
+an AVX2 instruction without AVX2 flags; AArch64's takes UDOT only with
++dotprod.
+
 Control: the GCC project again with src/raw.dispatch.S added to its dict,
 an assembly kernel whose symbol is a plain label (`raw_sum`, not
 CPUD_FN(...)): every build defines that one global name outside the
@@ -148,6 +152,27 @@ def aarch64(b):
         b.test('each_cpu', {m: selected('aarch64', f) for m, f in cpu_facts.models('aarch64').items()}, '')
 
 
+def assembler_facts(tmp):
+    """What docs/assembly.md says of the assemblers: x86's (GCC's and
+    Clang's) take an AVX2 instruction without AVX2 flags; AArch64's refuses
+    UDOT without +dotprod and takes it with."""
+    def assembles(cc, text, flags):
+        path = os.path.join(tmp, 'fact.S')
+        with open(path, 'w') as fh:
+            fh.write('        .text\nf:\n        %s\n        ret\n' % text)
+        return subprocess.run([cc] + flags + ['-c', path, '-o', path + '.o'], capture_output=True).returncode == 0
+    avx2, udot = 'vpaddd %ymm0, %ymm0, %ymm0', 'udot v0.4s, v1.16b, v2.16b'
+    facts = [('gcc', avx2, ['-march=x86-64', '-mno-avx'], True), ('clang', avx2, ['-march=x86-64', '-mno-avx'], True),
+             ('aarch64-linux-gnu-gcc', udot, [], False),
+             ('aarch64-linux-gnu-gcc', udot, ['-march=armv8.2-a+dotprod'], True)]
+    for cc, text, flags, want in facts:
+        got = assembles(cc, text, flags)
+        print('%s %s: %s %s' % (cc, ' '.join(flags) or '(no flags)', 'assembles' if got else 'refuses', text))
+        if got != want:
+            failures.append('docs/assembly.md says %s %s %s %s' % (cc, ' '.join(flags), 'assembles' if want else
+                                                                   'refuses', text))
+
+
 def main():
     need = ['clang', 'nm', 'readelf', 'qemu-x86_64', 'qemu-aarch64', 'aarch64-linux-gnu-gcc',
             'aarch64-linux-gnu-nm', 'aarch64-linux-gnu-readelf']
@@ -156,6 +181,7 @@ def main():
         print('SKIP: needs an x86_64 host with %s' % ' '.join(missing or need))
         return 77
     with tempfile.TemporaryDirectory(prefix='cpud-asm-') as tmp:
+        assembler_facts(tmp)
         rel = os.path.join(tmp, 'release')
         shutil.copytree(os.path.join(HERE, 'fixture'), rel)
         os.makedirs(os.path.join(rel, 'subprojects'))
