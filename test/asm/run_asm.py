@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """An assembly kernel per target (docs/assembly.md): test/asm/fixture's
 src/sum_u8.dispatch.S, a dispatch source in the quickstart's loop, built
-through a release wrap (git HEAD) three ways, side by side:
+through a release wrap (git HEAD) four ways, side by side:
 
   gcc      native GCC: plain `meson test`, `each_target`, `each_cpu`
   clang    native Clang (its integrated assembler): plain `meson test`
   aarch64  GCC cross build under qemu-aarch64's models (`each_cpu`): the
            ASIMDDP build's UDOT, which the assembler takes only with the
            target's flags
+  mingw    MinGW-w64 GCC cross build under Wine (plain, `each_target`): the
+           Windows x64 calling convention and the mark in a COFF object
 
 Each builds one library per target of the list the baseline lacks
 (baseline and AVX2; baseline and ASIMDDP), each defining one symbol, the
@@ -59,7 +61,8 @@ class Build:
         self.src, self.dir = os.path.join(tmp, 'src-' + name), os.path.join(tmp, 'build-' + name)
         shutil.copytree(os.path.join(tmp, 'release'), self.src)
         self.env = dict(os.environ, **(env or {}))
-        self.tool = (lambda t: 'aarch64-linux-gnu-' + t) if arch == 'aarch64' else (lambda t: t)
+        prefix = {'aarch64': 'aarch64-linux-gnu-', 'windows': 'x86_64-w64-mingw32-'}.get(arch, '')
+        self.tool = lambda t: prefix + t
 
     def sh(self, cmd, check=True):
         r = subprocess.run(cmd, capture_output=True, text=True, env=self.env)
@@ -92,7 +95,11 @@ class Build:
             self.log.append('  libsum_u8_%s.a defines %s' % (t, ' '.join(names)))
             if len(names) != 1 or not re.match(r'^\w+__sum_u8_%s$' % t, names[0]):
                 self.fail('libsum_u8_%s.a should define one name, NAMESPACE__sum_u8_%s: %s' % (t, t, names))
-            mark = self.sh([self.tool('readelf'), '-p', '.cpud_target', lib], check=False).stdout
+            if self.arch == 'windows':  # COFF: the section's bytes
+                dump = self.sh([self.tool('objdump'), '-s', '-j', '.cpud_target', lib], check=False).stdout
+                mark = ''.join(l[43:] for l in dump.splitlines() if re.match(r'^ [0-9a-f]{4} ', l))
+            else:
+                mark = self.sh([self.tool('readelf'), '-p', '.cpud_target', lib], check=False).stdout
             if (t != 'baseline') != ('cpudispatch target %s' % t in mark):
                 self.fail('libsum_u8_%s.a: the .cpud_target mark is %s' % (t, 'missing' if t != 'baseline'
                                                                          else 'there in baseline code'))
@@ -147,6 +154,15 @@ def clang(b):
         b.test(None, {'this CPU': selected('x86_64', cpu_facts.host_flags(quiet=True))}, 'this CPU')
 
 
+def windows(b):
+    """The Windows x64 calling convention and the COFF mark: under Wine,
+    plainly and per target."""
+    if b.build():
+        host = cpu_facts.host_flags(quiet=True)
+        b.test(None, {'this CPU': selected('x86_64', host)}, 'this CPU')
+        b.test('each_target', {t: t for t in ['baseline'] + (['AVX2'] if cpu_facts.AVX2 <= host else [])}, '')
+
+
 def aarch64(b):
     if b.build():
         b.test('each_cpu', {m: selected('aarch64', f) for m, f in cpu_facts.models('aarch64').items()}, '')
@@ -175,7 +191,8 @@ def assembler_facts(tmp):
 
 def main():
     need = ['clang', 'nm', 'readelf', 'qemu-x86_64', 'qemu-aarch64', 'aarch64-linux-gnu-gcc',
-            'aarch64-linux-gnu-nm', 'aarch64-linux-gnu-readelf']
+            'aarch64-linux-gnu-nm', 'aarch64-linux-gnu-readelf', 'x86_64-w64-mingw32-gcc', 'x86_64-w64-mingw32-nm',
+            'x86_64-w64-mingw32-objdump', 'wineserver']
     missing = [n for n in need if not shutil.which(n)]
     if missing or os.uname().machine != 'x86_64':
         print('SKIP: needs an x86_64 host with %s' % ' '.join(missing or need))
@@ -193,7 +210,9 @@ def main():
         builds = [(gcc, Build(tmp, 'native-gcc', 'x86_64', [], {'CC': 'gcc'})),
                   (clang, Build(tmp, 'native-clang', 'x86_64', [], {'CC': 'clang'})),
                   (aarch64, Build(tmp, 'aarch64-gcc', 'aarch64',
-                                  ['--cross-file', os.path.join(root, 'cross', 'aarch64-linux-gnu.txt')]))]
+                                  ['--cross-file', os.path.join(root, 'cross', 'aarch64-linux-gnu.txt')])),
+                  (windows, Build(tmp, 'mingw-gcc', 'windows',
+                                  ['--cross-file', os.path.join(root, 'cross', 'x86_64-w64-mingw32.txt')]))]
         threads = [threading.Thread(target=run, args=(b,)) for run, b in builds]
         for t in threads:
             t.start()
