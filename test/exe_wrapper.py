@@ -7,7 +7,8 @@ its last program (`wineserver -p60`; where one runs already it returns at
 once). Without one, every program starts Wine anew, about 2.8 s each on a
 2-core machine, and a script that runs dozens of programs outlasts its
 timeout under a plain `meson test` of a Windows build (docs/windows.md,
-"Building": the commands as written). A program of a compiled test starts
+"Building": the commands as written). It also quiets Wine's own
+diagnostics (WINEDEBUG=-all unless set) for the programs the script runs. A program of a compiled test starts
 no server, but the scripts' first one leaves it for them.
 
 As a module (with the test directory on sys.path):
@@ -48,5 +49,10 @@ def keep_wineserver(wine):
 def command():
     words = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
     if is_wine(words):
+        # Wine's own diagnostics (a session starting: "err:winediag ...
+        # explorer process failed to start", fixme lines) are not the
+        # program's: the scripts read the programs' stderr. WINEDEBUG set
+        # by the user is kept.
+        os.environ.setdefault('WINEDEBUG', '-all')
         keep_wineserver(words[0])
     return words
