@@ -31,22 +31,21 @@ namespace, and the build must stop at cpudispatch-check naming it.
 
   run_asm.py SOURCE_ROOT   (exit 0 pass, 1 fail, 77 skip)
 """
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
+import side_by_side  # noqa: E402  (test/side_by_side.py)
 
 root = os.path.abspath(sys.argv[1])
-failures = []
+failures = side_by_side.failures
 
 
 def selected(arch, flags):
@@ -55,27 +54,15 @@ def selected(arch, flags):
     return 'AVX2' if cpu_facts.AVX2 <= flags else 'baseline'
 
 
-class Build:
+class Build(side_by_side.Build):
     def __init__(self, tmp, name, arch, opts, env=None):
-        self.name, self.arch, self.opts, self.log = name, arch, opts, []
-        self.src, self.dir = os.path.join(tmp, 'src-' + name), os.path.join(tmp, 'build-' + name)
-        shutil.copytree(os.path.join(tmp, 'release'), self.src)
-        self.env = dict(os.environ, **(env or {}))
+        super().__init__(tmp, name, opts, env)
+        self.arch = arch
         prefix = {'aarch64': 'aarch64-linux-gnu-', 'windows': 'x86_64-w64-mingw32-'}.get(arch, '')
         self.tool = lambda t: prefix + t
 
-    def sh(self, cmd, check=True):
-        r = subprocess.run(cmd, capture_output=True, text=True, env=self.env)
-        self.log.append('$ ' + ' '.join(cmd))
-        if r.returncode and check:
-            self.fail('failed (%d): %s\n%s' % (r.returncode, ' '.join(cmd), (r.stdout + r.stderr)[-3000:]))
-        return r
-
-    def fail(self, what):
-        failures.append('%s: %s' % (self.name, what))
-
     def build(self):
-        if self.sh(['meson', 'setup', self.dir, self.src, '--wrap-mode=nodownload'] + self.opts).returncode:
+        if not self.setup():
             return False
         r = self.sh(['ninja', '-C', self.dir])
         if r.returncode:
@@ -106,21 +93,16 @@ class Build:
         return True
 
     def test(self, setup, expected, plain_run):
-        r = self.sh(['meson', 'test', '-C', self.dir, '--print-errorlogs']
-                    + (['--setup', 'cpudispatch:' + setup] if setup else []), check=False)
-        log = os.path.join(self.dir, 'meson-logs', 'testlog%s.json' % ('-cpudispatch_' + setup if setup else ''))
-        out = ''.join(json.loads(l).get('stdout') or '' for l in open(log)) if os.path.exists(log) else ''
-        got, run = {}, plain_run
-        for line in out.splitlines():
-            m = re.match(r'# cpudispatch-run: == (?:target|cpu) (\S+) ==$', line)
-            run = m.group(1) if m else run
+        status, out = self.meson_test(setup, check=False)
+        got = {}
+        for run, line in side_by_side.runs(out, plain_run):
             m = re.match(r'sum_u8: (\S+)$', line)
             if m:
                 got[run] = m.group(1)
         label = setup or 'plain meson test'
         self.log.append('  %s: %s' % (label, got))
-        if r.returncode:
-            self.fail('%s: the test failed\n%s' % (label, (r.stdout + r.stderr)[-3000:]))
+        if status:
+            self.fail('%s: the test failed (status %d)' % (label, status))
         elif got != expected:
             self.fail('%s: ran %s, expected %s' % (label, got, expected))
 
@@ -213,18 +195,7 @@ def main():
                                   ['--cross-file', os.path.join(root, 'cross', 'aarch64-linux-gnu.txt')])),
                   (windows, Build(tmp, 'mingw-gcc', 'windows',
                                   ['--cross-file', os.path.join(root, 'cross', 'x86_64-w64-mingw32.txt')]))]
-        threads = [threading.Thread(target=run, args=(b,)) for run, b in builds]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        for _, b in builds:
-            print('[%s]\n%s' % (b.name, '\n'.join(b.log)))
-    if failures:
-        print('\n'.join('FAIL: ' + f for f in failures))
-        return 1
-    print('PASS')
-    return 0
+        return side_by_side.run_all(builds)
 
 
 if __name__ == '__main__':

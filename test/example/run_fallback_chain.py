@@ -37,26 +37,23 @@ example's code.
 
   run_fallback_chain.py SOURCE_ROOT   (exit 0 pass, 1 fail, 77 skip)
 """
-import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
 import doc_blocks  # noqa: E402  (test/doc_blocks.py)
+import side_by_side  # noqa: E402  (test/side_by_side.py)
 import release_wrap  # noqa: E402  (test/release_wrap.py)
 
 root = os.path.abspath(sys.argv[1])
 # The folder the release wrap unpacks to (its `directory`).
 WRAP_DIR = 'cpudispatch-' + re.search(r"version: '([^']+)'", open(os.path.join(root, 'meson.build')).read()).group(1)
-failures = []
+failures = side_by_side.failures
 # What each x86 layer's target needs, in /proc/cpuinfo's spelling.
 SSE2 = {'sse', 'sse2'}
 SSSE3 = SSE2 | {'pni', 'ssse3'}
@@ -78,38 +75,24 @@ def chain(arch, flags):
     return (' '.join(layers), add, bswap)
 
 
-class Build:
+class Build(side_by_side.Build):
     def __init__(self, tmp, name, libs, opts, env=None, cross=None):
-        self.name, self.libs, self.cross = name, libs, cross
-        self.src, self.dir = os.path.join(tmp, 'src-' + name), os.path.join(tmp, 'build-' + name)
-        shutil.copytree(os.path.join(tmp, 'release'), self.src)
-        self.opts, self.env, self.log = opts, dict(os.environ, **(env or {})), []
-
-    def sh(self, cmd, quiet_fail=False):
-        t0 = time.time()
-        r = subprocess.run(cmd, capture_output=True, text=True, env=self.env)
-        self.log.append('$ %s  (%.1f s)' % (' '.join(cmd), time.time() - t0))
-        if r.returncode != 0 and not quiet_fail:
-            self.fail('failed (%d): %s\n%s' % (r.returncode, ' '.join(cmd), (r.stdout + r.stderr)[-3000:]))
-        return r
-
-    def fail(self, what):
-        failures.append('%s: %s' % (self.name, what))
+        super().__init__(tmp, name, opts, env)
+        self.libs, self.cross = libs, cross
 
     def build(self):
-        opts = self.opts
         if self.cross:
             # As docs/wrap.md says a consumer names a cross file of
             # cpudispatch's: inside the wrap, unpacked first.
-            r = subprocess.run(['meson', 'subprojects', 'download', 'cpudispatch'], cwd=self.src,
-                               capture_output=True, text=True)
-            self.log.append('$ meson subprojects download cpudispatch  (in the project)')
+            r = self.sh(['meson', 'subprojects', 'download', 'cpudispatch'], check=False, cwd=self.src)
             path = os.path.join('subprojects', WRAP_DIR, 'cross', self.cross + '.txt')
             if r.returncode or not os.path.exists(os.path.join(self.src, path)):
                 self.fail('after `meson subprojects download`, %s is missing: %s' % (path, r.stdout + r.stderr))
                 return False
-            opts = opts + ['--cross-file', os.path.join(self.src, path)]
-        if self.sh(['meson', 'setup', self.dir, self.src, '--wrap-mode=nodownload'] + opts).returncode:
+            opts = ['--cross-file', os.path.join(self.src, path)]
+        else:
+            opts = []
+        if not self.setup(opts):
             return False
         r = self.sh(['ninja', '-C', self.dir])
         built = sorted(re.findall(r'Linking static target lib(layer_\w+)\.a', r.stdout))
@@ -121,18 +104,12 @@ class Build:
             self.fail("the example's files compiled with warnings:\n" + '\n'.join(warned))
         return r.returncode == 0
 
-    def runs(self, setup, plain_run, quiet_fail=False):
+    def runs(self, setup, plain_run):
         """{run: (chain, add_sat's layer, bswap32's layer)} of one `meson
         test`, a run named by cpudispatch-run's banner; None if it failed."""
-        r = self.sh(['meson', 'test', '-C', self.dir, '--print-errorlogs']
-                    + (['--setup', 'cpudispatch:' + setup] if setup else []), quiet_fail)
-        log = os.path.join(self.dir, 'meson-logs', 'testlog%s.json' % ('-cpudispatch_' + setup if setup else ''))
-        out = ''.join(json.loads(l).get('stdout') or '' for l in open(log)) if os.path.exists(log) else ''
-        got, run, fields = {}, plain_run, {}
-        for line in out.splitlines():
-            m = re.match(r'# cpudispatch-run: == (?:target|cpu) (\S+) ==$', line)
-            if m:
-                run = m.group(1)
+        status, out = self.meson_test(setup)
+        got, fields = {}, {}
+        for run, line in side_by_side.runs(out, plain_run):
             m = re.match(r'(chain|add_sat|bswap32): (.*)$', line)
             if m:
                 fields.setdefault(run, {})[m.group(1)] = m.group(2)
@@ -140,7 +117,7 @@ class Build:
                 fields.setdefault(run, {})['ok'] = True
         for run, f in fields.items():
             got[run] = (f.get('chain'), f.get('add_sat'), f.get('bswap32')) if f.get('ok') else None
-        return None if r.returncode != 0 else got
+        return None if status != 0 else got
 
     def test(self, setup, expected, plain_run='this CPU'):
         got = self.runs(setup, plain_run)
@@ -218,7 +195,6 @@ def main():
         print('SKIP: needs an x86_64 host with %s' % ' '.join(missing or need))
         return 77
     check_docs_blocks()
-    t0 = time.time()
     with tempfile.TemporaryDirectory(prefix='cpud-fallback-chain-') as tmp:
         error = release_wrap.example(root, 'fallback-chain', os.path.join(tmp, 'release'))
         if error:
@@ -232,19 +208,7 @@ def main():
                                     ['-Dbuildtype=debug', '-Dcpudispatch:cpu-baseline=x86_v3'],
                                     {'CC': 'clang', 'CXX': 'clang++'})),
         ]
-        threads = [threading.Thread(target=run, args=(b,)) for run, b in builds]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        for _, b in builds:
-            print('[%s]\n%s' % (b.name, '\n'.join(b.log)))
-    print('%.0f s' % (time.time() - t0))
-    if failures:
-        print('\n'.join('FAIL: ' + f for f in failures))
-        return 1
-    print('PASS')
-    return 0
+        return side_by_side.run_all(builds)
 
 
 if __name__ == '__main__':

@@ -36,25 +36,22 @@ only Haswell.
 
   run_per_isa.py SOURCE_ROOT   (exit 0 pass, 1 fail, 77 skip: a tool missing)
 """
-import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
 import doc_blocks  # noqa: E402  (test/doc_blocks.py)
 import release_wrap  # noqa: E402  (test/release_wrap.py)
+import side_by_side  # noqa: E402  (test/side_by_side.py)
 
 root = os.path.abspath(sys.argv[1])
 example = os.path.join(root, 'examples', 'per-isa-files')
-failures = []
+failures = side_by_side.failures
 FUNCTIONS = ('hex_encode', 'hex_decode')
 MARKERS = ('# --- the quick-start snippet', '# --- end of snippet')
 
@@ -74,32 +71,18 @@ def file_for(arch, flags):
     return 'avx2' if NEEDS[arch]['AVX2'] <= flags else 'sse41' if NEEDS[arch]['SSE41'] <= flags else 'scalar'
 
 
-class Build:
-    """One configuration: its own copy of the release source, its build
-    directory, its log (printed when all are done)."""
+class Build(side_by_side.Build):
+    """One configuration, with its arch and baseline."""
 
     def __init__(self, tmp, name, arch, baseline, opts, env=None):
-        self.name, self.arch, self.base = name, arch, BASELINES[baseline]
-        self.src, self.dir = os.path.join(tmp, 'src-' + name), os.path.join(tmp, 'build-' + name)
-        shutil.copytree(os.path.join(tmp, 'release'), self.src)
-        self.opts, self.env, self.log = opts, dict(os.environ, **(env or {})), []
+        super().__init__(tmp, name, opts, env)
+        self.arch, self.base = arch, BASELINES[baseline]
         # The targets built: those of the list the baseline does not cover,
         # ascending, after the baseline build.
         self.targets = [t for t, need in NEEDS[arch].items() if not need <= self.base]
 
-    def sh(self, cmd):
-        t0 = time.time()
-        r = subprocess.run(cmd, capture_output=True, text=True, env=self.env)
-        self.log.append('$ %s  (%.1f s)' % (' '.join(cmd), time.time() - t0))
-        if r.returncode != 0:
-            self.fail('failed (%d): %s\n%s' % (r.returncode, ' '.join(cmd), (r.stdout + r.stderr)[-3000:]))
-        return r
-
-    def fail(self, what):
-        failures.append('%s: %s' % (self.name, what))
-
     def configure_and_build(self):
-        if self.sh(['meson', 'setup', self.dir, self.src, '--wrap-mode=nodownload'] + self.opts).returncode:
+        if not self.setup():
             return False
         r = self.sh(['ninja', '-C', self.dir])
         built = sorted(re.findall(r'Linking static target libhex_(\w+)\.a', r.stdout))
@@ -129,20 +112,15 @@ class Build:
         file)}}, a run named by cpudispatch-run's banner on stdout
         (`# cpudispatch-run: == cpu Nehalem ==`; a plain run: plain_run);
         runs that printed no result (skipped) left out. None if it failed."""
-        r = self.sh(['meson', 'test', '-C', self.dir, '--print-errorlogs']
-                    + (['--setup', 'cpudispatch:' + setup] if setup else []))
-        log = os.path.join(self.dir, 'meson-logs', 'testlog%s.json' % ('-cpudispatch_' + setup if setup else ''))
-        out = ''.join(json.loads(l).get('stdout') or '' for l in open(log)) if os.path.exists(log) else ''
-        got, run = {}, plain_run
-        for line in out.splitlines():
-            m = re.match(r'# cpudispatch-run: == (?:target|cpu) (\S+) ==$', line)
-            run = m.group(1) if m else run
+        status, out = self.meson_test(setup)
+        got = {}
+        for run, line in side_by_side.runs(out, plain_run):
             m = re.match(r'(%s): (\S+) (\S+)$' % '|'.join(FUNCTIONS), line)
             if m:
                 got.setdefault(run, {})[m.group(1)] = m.group(2, 3)
             elif line.startswith('results match the scalar reference'):
                 got.setdefault(run, {})['ok'] = True
-        if r.returncode != 0 or any(not g.pop('ok', False) for g in got.values()):
+        if status != 0 or any(not g.pop('ok', False) for g in got.values()):
             return None
         return got
 
@@ -265,7 +243,6 @@ def main():
         return 77
     check_snippet()
     check_docs_blocks()
-    t0 = time.time()
     with tempfile.TemporaryDirectory(prefix='cpud-per-isa-') as tmp:
         rel = os.path.join(tmp, 'release')
         error = release_wrap.example(root, 'per-isa-files', rel)
@@ -280,19 +257,7 @@ def main():
                                     ['-Dbuildtype=debug', '-Dcpudispatch:cpu-baseline=x86_v3'],
                                     {'CC': 'clang', 'CXX': 'clang++'})),
         ]
-        threads = [threading.Thread(target=run, args=(b,)) for run, b in builds]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        for _, b in builds:
-            print('[%s]\n%s' % (b.name, '\n'.join(b.log)))
-    print('%.0f s' % (time.time() - t0))
-    if failures:
-        print('\n'.join('FAIL: ' + f for f in failures))
-        return 1
-    print('PASS')
-    return 0
+        return side_by_side.run_all(builds)
 
 
 if __name__ == '__main__':
