@@ -48,14 +48,22 @@
 #ifndef CPUDISPATCH_DISPATCH_H_
 #define CPUDISPATCH_DISPATCH_H_
 
-#if defined(__ASSEMBLER__)
-/* An assembly dispatch source (.S, docs/assembly.md) gets what names its
- * symbols and says its build: CPUD_FN, CPUD_TARGET, CPUD_HAVE_<F> and
- * CPUD_TARGET_<F> (cpudispatch_config.h), the target mark; nothing of C. */
-#include "cpudispatch_config.h"
 #define CPUD_CAT_(a, b) a##b
 #define CPUD_CAT(a, b) CPUD_CAT_(a, b)
+#define CPUD_STR_(a) #a
+#define CPUD_STR(a) CPUD_STR_(a)
+
+/* NAME as compiled for the current target: NAME_AVX2, NAME_baseline, ...
+ * The generated header maps each such name of its source to the symbol
+ * behind the library's namespace (NAMESPACE__NAME_AVX2), for the source and
+ * its callers alike: the pasted name is a macro of that header. */
 #define CPUD_FN(NAME) CPUD_CAT(NAME, CPUD_CAT(_, CPUD_TARGET))
+
+#if defined(__ASSEMBLER__)
+/* An assembly dispatch source (.S, docs/assembly.md) gets what names its
+ * symbols and says its build: CPUD_FN (above), CPUD_TARGET, CPUD_HAVE_<F>
+ * and CPUD_TARGET_<F> (cpudispatch_config.h), the target mark; nothing of C. */
+#include "cpudispatch_config.h"
 #else /* C and C++ */
 
 #include "cpudispatch/cpudispatch.h"
@@ -74,16 +82,6 @@
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
 #endif
 
-#define CPUD_CAT_(a, b) a##b
-#define CPUD_CAT(a, b) CPUD_CAT_(a, b)
-#define CPUD_STR_(a) #a
-#define CPUD_STR(a) CPUD_STR_(a)
-
-/* NAME as compiled for the current target: NAME_AVX2, NAME_baseline, ...
- * The generated header maps each such name of its source to the symbol
- * behind the library's namespace (NAMESPACE__NAME_AVX2), for the source and
- * its callers alike: the pasted name is a macro of that header. */
-#define CPUD_FN(NAME) CPUD_CAT(NAME, CPUD_CAT(_, CPUD_TARGET))
 /* The current target's name as a string literal: "AVX2", "baseline", ... */
 #define CPUD_TARGET_NAME CPUD_STR(CPUD_TARGET)
 /* The namespace of the kernels: the generated header sets it to its
