@@ -27,6 +27,12 @@ reconfigure (docs/performance.md).
       [--main-project]                cpudispatch is the main project: also
                                       docs/features.md and the test programs
                                       to watch
+      [--demo SOURCE OUT_DIR WANTED]  the demo's dispatch source: its header
+                                      written to OUT_DIR and its words listed
+                                      (demo-words), as the loop's generator
+                                      (tools/cpudispatch_gen.py) would, in
+                                      this run; recorded for cpudispatch-run
+                                      in the main project only
 
 Prints only what Meson acts on, one line each, fields separated by tabs, in
 order: `message TEXT`, `warning TEXT`, `error TEXT` (the last line, then
@@ -101,6 +107,9 @@ def parse_args(argv):
         elif k == '--main-project':
             a['main'] = True
             i += 1
+        elif k == '--demo':
+            a['demo'] = argv[i + 1:i + 4]
+            i += 4
         else:
             sys.exit('cpudispatch_configure: unknown argument %r' % k)
     return a
@@ -255,9 +264,25 @@ def resolve(a, out, arch, raw, broken, allow, r, table):
             probe_args['NATIVE'] = arch.table['native']
         else:
             out.warning('"native": the compiler has no native-CPU flag on %s; it selects no feature' % arch.arch)
+    # The checks that depend on nothing run side by side from the start,
+    # while the test programs' unit (the longest compile) runs here: the
+    # feature macros of each language, then the floor flags' accepted part.
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, r.o['jobs']))
+    langs = [l for l in ('c', 'cpp') if l in r.o['compiler']]
+    macro_f = {kw: [pool.submit(probe.macros, r, [l], args) for l in (langs if kw == 'DETECT' else ['c'])]
+               for kw, args in probe_args.items()}
+    floor_f = {lang: pool.submit(probe.subset, r, lang, arch.floor_flags() + ['-fno-lto']) for lang in langs}
+    try:
+        return resolve_with(a, out, arch, raw, broken, allow, r, table, pool, probe_args, macro_f, floor_f)
+    finally:
+        pool.shutdown(wait=True)
+
+
+def resolve_with(a, out, arch, raw, broken, allow, r, table, pool, probe_args, macro_f, floor_f):
+    names = arch.names
     probed = {'NATIVE': []}
     for kw, args in probe_args.items():
-        hits = set(probe.macros(r, [l for l in ('c', 'cpp') if l in r.o['compiler']] if kw == 'DETECT' else ['c'], args))
+        hits = set().union(*(set(f.result()) for f in macro_f[kw]))
         got = []
         for n in names:
             if (not arch.row[n]['cdef'] or n in hits) and all(i in got for i in arch.closure[n]):
@@ -285,9 +310,9 @@ def resolve(a, out, arch, raw, broken, allow, r, table):
     max_baseline = list(names)
     if 'MAX' in raw['baseline'].upper():
         max_baseline = []
+        accepted = dict(zip(names, pool.map(lambda n: not arch.flags[n] or r.accepts('c', arch.flags[n]), names)))
         for n in names:
-            ok = not arch.flags[n] or r.accepts('c', arch.flags[n])
-            if ok and all(i in max_baseline for i in arch.closure[n]):
+            if accepted[n] and all(i in max_baseline for i in arch.closure[n]):
                 max_baseline.append(n)
 
     try:
@@ -321,9 +346,8 @@ def resolve(a, out, arch, raw, broken, allow, r, table):
         tests += [('dispatch:' + d, arch.test_path[d], baseline + arch.closure[d] + [d]) for d in cand
                   if d not in broken or d in allow]
     passed = probe.tests_together(r, tests, table)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, r.o['jobs'])) as pool:
-        results = dict(zip([t[0] for t in tests],
-                           pool.map(lambda t: passed.get(t[0]) or probe.test_one(r, t[1], flags(t[2])), tests)))
+    results = dict(zip([t[0] for t in tests],
+                       pool.map(lambda t: passed.get(t[0]) or probe.test_one(r, t[1], flags(t[2])), tests)))
     for n in baseline:
         fl = flags(arch.closure[n] + [n])
         if n in broken and n not in allow:
@@ -365,8 +389,7 @@ def resolve(a, out, arch, raw, broken, allow, r, table):
         dispatch.append(d)
         target_flags[d] = fl
     # C++ only where the build has a C++ compiler (a C project may not).
-    floor = {lang: probe.subset(r, lang, arch.floor_flags() + ['-fno-lto']) if lang in r.o['compiler'] else []
-             for lang in ('c', 'cpp')}
+    floor = {lang: floor_f[lang].result() if lang in floor_f else [] for lang in ('c', 'cpp')}
     known_broken = [n + ' (allowed)' if n in allow else n for n in names if n in broken]
     return {'raw': raw, 'baseline': baseline, 'dispatch': dispatch, 'baseline_flags': baseline_flags,
             'target_flags': target_flags, 'skipped': skipped, 'known_broken': known_broken, 'cc_desc': cc_desc,
@@ -638,8 +661,26 @@ def main():
     out.list('compiler', [res['cc_desc']])
     who = res['who']
     out.list('identity', [who['name'], who['version'], who['env_prefix'], who['namespace']])
+    if a.get('demo'):
+        out.list('demo-words', demo_words(a))
     print('\n'.join(out.lines))
     return 0
+
+
+def demo_words(a):
+    """The demo source's words, its header written: the generator's own
+    code, on the targets file just written (one process less per configure)."""
+    import cpudispatch_gen as gen
+    source, out_dir, wanted = a['demo']
+    cmd = lambda lang: a['compiler'][lang][2] if lang in a['compiler'] else []
+    os.makedirs(out_dir, exist_ok=True)
+    loop = gen.Loop(os.path.join(os.path.abspath(a['build_root']), 'include', 'cpudispatch_targets.txt'),
+                    os.path.abspath(out_dir), cmd('c'), cmd('cpp'),
+                    os.path.abspath(a['clear_dir']) if a['main'] and a.get('clear_dir') else None)
+    # From the source's folder, as the loop runs it there: its words name
+    # it relative to that folder, whatever the path holds.
+    os.chdir(os.path.dirname(os.path.abspath(source)))
+    return loop.run([(os.path.basename(source), wanted)])
 
 
 if __name__ == '__main__':

@@ -11,7 +11,8 @@ of feature lists and target names over a Model are tools/cpudispatch_grammar.py.
 """
 import os
 
-from cpudispatch_tables import check, read_tables, removal_sets
+# The tables' reader (ast, their checks) only where the tables are read:
+# the generator and the check, which load a written Model, need none.
 
 
 def write_if_changed(path, text):
@@ -64,6 +65,7 @@ class Model:
         """The tables of features_dir, checked (every arch's, so a broken row
         of any arch fails every build), and `arch`'s facts; an arch without a
         table has no feature."""
+        from cpudispatch_tables import check, read_tables, removal_sets
         m = cls()
         m.tables = read_tables(features_dir) if tables is None else tables
         all_tokens = check(m.tables, features_dir)

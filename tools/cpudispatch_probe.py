@@ -221,38 +221,51 @@ def test_one(r, path, flags):
 
 def tests_together(r, tests, table):
     """{key: 'yes'} for the tests that compile as one translation unit with
-    the union of their flags (each program's main renamed), {} when that
-    unit does not compile: parsing the intrinsics headers once instead of
-    once per feature is most of a configure's time. A test passes here
-    only if it passes alone, unless it needs a flag beyond its own
-    features', a table error test/configure's probe_modes.py would see.
-    Tests whose flags the compiler refuses are left out first."""
+    the union of their flags (each program's main renamed), none of them
+    when that unit does not compile: parsing the intrinsics headers once
+    instead of once per feature is most of a configure's time. A test
+    passes here only if it passes alone, unless it needs a flag beyond its
+    own features', a table error test/configure's probe_modes.py would see.
+    Tests whose flags the compiler refuses are left out first, and are
+    {key: 'rejected'}: the compiler named one of their flags as unknown, or
+    refused their flags alone (what test_one would find, without compiling
+    each program again)."""
     if len(tests) < 2:
         return {}
     union = lambda ts: table.merged_flags(set().union(*(set(names) for _, _, names in ts)))
     flags = union(tests)
+    out = {}
     if not r.accepts('c', flags):
         # Without the tests whose flags the compiler names as unknown; if it
         # still refuses (an unknown -march=...+ext names no whole flag),
         # without every test whose own flags it refuses.
         _, _, err = r.run('c', 'extern int i;\nint i;\n', flags, 'c')
         unknown = set(UNKNOWN.findall(err))
-        tests = [t for t in tests if not unknown & set(table.merged_flags(set(t[2])))]
+        named = [t for t in tests if unknown & set(table.merged_flags(set(t[2])))]
+        # A named flag is rejected alone too: confirmed for one, the
+        # others of the same compiler answer alike.
+        if named and not r.accepts('c', table.merged_flags(set(named[0][2]))):
+            out.update((t[0], 'rejected') for t in named)
+            tests = [t for t in tests if t not in named]
+        else:
+            tests = [t for t in tests if t not in named]
         flags = union(tests) if tests else []
         if len(tests) >= 2 and not r.accepts('c', flags):
             with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, r.o['jobs'])) as pool:
                 ok = list(pool.map(lambda t: r.accepts('c', table.merged_flags(set(t[2]))), tests))
+            out.update((t[0], 'rejected') for t, good in zip(tests, ok) if not good)
             tests = [t for t, good in zip(tests, ok) if good]
             flags = union(tests) if tests else []
         if len(tests) < 2:
-            return {}
+            return out
     parts = []
     for n, (key, path, _) in enumerate(tests):
         with open(path) as fh:
             parts.append('#define main cpud_probe_main_%d\n#line 1 "%s"\n%s\n#undef main\n' % (n, path, fh.read()))
     if r.run('c', ''.join(parts), flags, 'c')[0] != 0:
-        return {}
-    return {key: 'yes' for key, _, _ in tests}
+        return out
+    out.update((key, 'yes') for key, _, _ in tests)
+    return out
 
 
 def main():

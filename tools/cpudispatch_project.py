@@ -18,9 +18,11 @@ argument is the name; `version:` a string or files('FILE') (its first
 line). Anything else (a version computed by run_command) leaves the
 version unknown.
 """
-import hashlib
 import os
 import re
+
+# hashlib (OpenSSL: a few ms to import) only where a hash is made: the
+# generator, which runs at every configure, needs none.
 
 # A Meson string literal: '...' with \' and \\ escapes, or '''...'''.
 _STRING = r"(?:'''(.*?)'''|'((?:[^'\\\n]|\\.)*)')"
@@ -117,6 +119,7 @@ def namespace(name, version, facts):
     e.g. xxhash_3f09a2c1. Reproducible: no path, no time, no random part.
     Two builds of one project with the same options get the same one (and
     would collide on the project's own symbols anyway)."""
+    import hashlib
     h = hashlib.sha256('\0'.join([name, version] + list(facts)).encode('utf-8')).hexdigest()[:8]
     return '%s_%s' % (identifier(name) or 'cpud', h)
 
@@ -124,6 +127,7 @@ def namespace(name, version, facts):
 def namespace_id(ns):
     """A 32-bit number for the namespace, in the records a library's
     dispatch sources leave (cpudispatch/compiled.h): never 0."""
+    import hashlib
     v = int(hashlib.sha256(ns.encode('utf-8')).hexdigest()[:8], 16)
     return v or 1
 

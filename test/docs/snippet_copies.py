@@ -3,23 +3,21 @@
 
   snippet_copies.py SOURCE_ROOT
 
-The loop of the quickstart's snippet block (from `kernel_libs = []` through
-the second `endforeach`) is what cpudispatch's own examples, fixtures, tests,
-benchmarks and docs use. This finds every file of the repository that runs
-the generator from a loop (meson.build files and Markdown docs; not
-subprojects/, hidden folders or build directories): a line that calls
-run_command() with `['gen']`, or an old-interface spelling (cpudispatch_gen
-or cpud_gen in a run_command(), `cpudispatch_targets[...]`,
-get_variable('cpudispatch_gen'|'cpudispatch_targets')). Each such call
-must be the run_command() line of a copy: a `foreach src, want : {...}`
-line, whose dict literal may differ (other sources and lists, over several
-lines), right after `kernel_libs = []` and right after a line that sets
-`cpud`, and then the block's lines exactly, all at one indentation (a copy
-may sit inside an `if` or another loop). One exception, documented in
-src/demo/meson.build: the demo's static_library() line ends with
-`, build_by_default: cpud_top)` (a consumer's ninja must not build the
-demo). The lines around the loop (what sets `cpud`, the custom_target that
-takes `kernel_libs`) may differ.
+The loop of the quickstart's snippet block (from `kernel_gen =
+cpud['generate']` through the second `endforeach`) is what cpudispatch's own
+examples, fixtures, tests, benchmarks and docs use. This finds every file of
+the repository that runs the generator (meson.build files and Markdown docs' code
+blocks; not subprojects/, hidden folders or build directories): a line that names
+`['generate']` or calls run_command() on `kernel_gen`, or an old-interface
+spelling (cpudispatch 0.2's `run_command(cpud['gen'] ...`, 0.1's
+cpudispatch_gen or cpud_gen in a run_command(), `cpudispatch_targets[...]`,
+get_variable('cpudispatch_gen'|'cpudispatch_targets')). Each such line must
+belong to a copy: `kernel_gen = cpud['generate']` right after a line that
+sets `cpud`, then a `foreach src, want : {...}` line, whose dict literal may
+differ (other sources and lists, over several lines), and then the block's
+lines exactly, all at one indentation (a copy may sit inside an `if` or
+another loop). The lines around the loop (what sets `cpud`, the
+custom_target that takes `kernel_libs`) may differ.
 
 Also: the block has at most MAX_LINES lines and the quickstart's prose
 ("These N lines") gives its count; at least MIN_COPIES copies are found (a
@@ -36,24 +34,25 @@ sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import doc_blocks  # noqa: E402  (test/doc_blocks.py)
 
-MAX_LINES = 10
-# The copies when this test was written: src/demo, bench, test/{docs, hello,
-# hazards (2), runtime/nobase, runtime/twolibs, typed, vector_length, groups,
-# setups/fixture, shapes/fixture, consumer/fixture, configure/fixture},
-# examples/{consumer, pyext, typed-array}, README.md, docs/{quickstart,
-# python, porting-from-numpy}.md.
-MIN_COPIES = 22
-DEMO = os.path.join('src', 'demo', 'meson.build')
-DEMO_KWARG = ', build_by_default: cpud_top)'
-GEN_CALL = re.compile(r"run_command\(.*(\['gen'\]|\bcpudispatch_gen\b|\bcpud_gen\b)")
-OLD = re.compile(r"cpudispatch_targets\s*\[|get_variable\('cpudispatch_(gen|targets)'\)|\bcpud_gen\b|"
-                 r"cpudispatch_gen\s*\+\s*\['--(list|header|flags)'")
+MAX_LINES = 12
+# The copies when this test was written: bench (2), test/{docs,
+# hello, hazards (3), runtime (and nobase, twolibs), typed, vector_length,
+# groups, c_only, strict, asm, library_mode, multilib/library, setups,
+# shapes, consumer, configure fixtures}, examples/{consumer, pyext,
+# typed-array, per-isa-files, fallback-chain, universal}, README.md,
+# docs/{quickstart, python, porting-from-numpy, libraries}.md.
+MIN_COPIES = 34
+START = "kernel_gen = cpud['generate']"
+MENTION = re.compile(r"\['generate'\]|run_command\(\s*kernel_gen\b")
+OLD = re.compile(r"run_command\(\s*cpud\['gen'\]|cpudispatch_targets\s*\[|get_variable\('cpudispatch_(gen|targets)'\)|"
+                 r"\bcpud_gen\b|cpudispatch_gen\s*\+\s*\['--(list|header|flags)'")
 FOREACH = 'foreach src, want : {'
 
 
 def reference(block):
-    """The block's loop: from `kernel_libs = []` through the second endforeach."""
-    start = block.index('kernel_libs = []')
+    """The block's loop: from `kernel_gen = cpud['generate']` through the
+    second endforeach."""
+    start = block.index(START)
     ends = [i for i in range(start, len(block)) if block[i].strip() == 'endforeach']
     loop = block[start:ends[1] + 1]
     if not loop[1].startswith(FOREACH) or dict_end(loop, 1) != 1:
@@ -81,41 +80,51 @@ def check_file(path, rel, ref, found):
             lines = fh.read().splitlines()
     except (OSError, UnicodeDecodeError):
         return []
+    if path.endswith('.md'):
+        # Markdown: its code blocks only (the prose may name the old forms).
+        fence = False
+        for i, line in enumerate(lines):
+            if line.lstrip().startswith('```'):
+                fence = not fence
+                lines[i] = ''
+            elif not fence:
+                lines[i] = ''
     problems = []
-    seen = set()
+    covered = set()  # the lines of the copies checked
     for n, line in enumerate(lines):
         if OLD.search(line):
-            problems.append('%s:%d: the old interface (cpudispatch_gen --list/--header/--flags, '
-                            'cpudispatch_targets): %s' % (rel, n + 1, line.strip()))
+            problems.append('%s:%d: an old interface (cpudispatch 0.2\'s cpud[\'gen\'] loop, 0.1\'s '
+                            'cpudispatch_gen --list/--header/--flags, cpudispatch_targets): %s' % (rel, n + 1,
+                                                                                                 line.strip()))
             continue
-        if not GEN_CALL.search(line):
+        if line.strip() != START:
+            if MENTION.search(line) and n not in covered:
+                problems.append('%s:%d: a generator call that is not part of a copy of the loop (which opens '
+                                'with `%s`): %s' % (rel, n + 1, START, line.strip()))
             continue
-        # The copy's foreach line: the nearest one above.
-        f = next((i for i in range(n, -1, -1) if lines[i].lstrip().startswith(FOREACH)), None)
-        end = dict_end(lines, f) if f is not None else None
-        if f is None or end is None or end + 1 != n:
-            problems.append('%s:%d: a generator call that is not the run_command() line of a copy of the '
-                            'loop (right after `%s...}`): %s' % (rel, n + 1, FOREACH, line.strip()))
+        pad = line[:len(line) - len(line.lstrip())]
+        if line != pad + ref[0]:
+            problems.append('%s:%d: expected %r, found %r' % (rel, n + 1, pad + ref[0], line))
             continue
-        if f in seen:
+        if n == 0 or not re.match(r'\s*cpud = ', lines[n - 1]):
+            problems.append('%s:%d: expected a line setting `cpud` (the snippet\'s dict) right before `%s`, '
+                            'found %r' % (rel, n + 1, START, lines[n - 1] if n else '(start of file)'))
+        f = n + 1
+        end = dict_end(lines, f) if f < len(lines) and lines[f].startswith(pad + FOREACH) else None
+        if end is None:
+            problems.append('%s:%d: expected `%s...}` after `%s`, found %r' % (
+                rel, f + 1, pad + FOREACH, START, lines[f] if f < len(lines) else '(end of file)'))
             continue
-        seen.add(f)
-        pad = lines[f][:len(lines[f]) - len(lines[f].lstrip())]
-        if f == 0 or lines[f - 1] != pad + ref[0]:
-            problems.append('%s:%d: expected %r right before the loop, found %r'
-                            % (rel, f, pad + ref[0], lines[f - 1] if f else '(start of file)'))
-        elif f < 2 or not re.match(r'\s*cpud = ', lines[f - 2]):
-            problems.append('%s:%d: expected a line setting `cpud` (the snippet\'s dict) right before '
-                            '`kernel_libs = []`, found %r' % (rel, f - 1, lines[f - 2] if f >= 2 else ''))
         want = [pad + l for l in ref[2:]]
         have = lines[end + 1:end + 1 + len(want)]
         for k, w in enumerate(want):
             h = have[k] if k < len(have) else None
-            if h == w or (rel == DEMO and w.endswith(')') and h == w[:-1] + DEMO_KWARG):
+            if h == w:
                 continue
             problems.append('%s:%d: differs from the docs\' loop (docs/quickstart.md):\n    expected: %s\n'
                             '    found:    %s' % (rel, end + 2 + k, w, '(end of file)' if h is None else h))
-        found.append('%s:%d' % (rel, f))
+        covered.update(range(n, end + 1 + len(want)))
+        found.append('%s:%d' % (rel, n + 1))
     return problems
 
 
@@ -136,8 +145,9 @@ def control(ref):
     block = ['cpud = cpudispatch', ref[0], FOREACH + "'a.dispatch.c': 'baseline AVX2',",
              "                     'b.dispatch.cpp': 'baseline X86_V3'}"] + ref[2:]
     nested = ['if true'] + ['  ' + l for l in block] + ['endif']
-    run_line = next(i for i, l in enumerate(block) if GEN_CALL.search(l))
+    run_line = next(i for i, l in enumerate(block) if 'run_command(' in l)
     lib_line = next(i for i, l in enumerate(block) if 'static_library(' in l)
+    add_line = next(i for i, l in enumerate(block) if '+= [src, want]' in l)
     cases = {
         # name: (lines, line number that must be reported; None: nothing may be)
         'unchanged, dict over two lines, nested': (nested, None),
@@ -146,13 +156,17 @@ def control(ref):
         'a line left out': (block[:run_line + 1] + block[run_line + 2:], run_line + 2),
         'an extra kwarg': (block[:lib_line] + [block[lib_line][:-1] + ", c_args: '-DX'"] + block[lib_line + 1:],
                            lib_line + 1),
-        "src/demo's kwarg elsewhere": (block[:lib_line] + [block[lib_line][:-1] + DEMO_KWARG]
-                                       + block[lib_line + 1:], lib_line + 1),
         'one line indented differently': (nested[:lib_line + 1] + [' ' + nested[lib_line + 1]]
                                           + nested[lib_line + 2:], lib_line + 2),
-        'no kernel_libs = [] before': (block[:1] + block[2:], 1),
-        'the old interface': (['cpud_gen = cpud.get_variable(\'cpudispatch_gen\')', ref[0], block[2], block[3],
-                               "  r = run_command(cpud_gen + ['--list', name, want], check: false)"], 1),
+        'an extra line inside the dict loop': (block[:add_line + 1] + ["  kernel_gen += ['-v']"]
+                                               + block[add_line + 1:], add_line + 2),
+        'no line setting cpud before': (block[1:], 1),
+        'a generator call outside a copy': (block + ["x = run_command(kernel_gen + ['k.dispatch.c', 'AVX2'])"],
+                                            len(block) + 1),
+        'the 0.2 loop': (['cpud = cpudispatch', 'kernel_libs = []', block[2], block[3],
+                          "  r = run_command(cpud['gen'] + [src, want], check: false)"], 5),
+        'the old interface': (['cpud_gen = cpud.get_variable(\'cpudispatch_gen\')', 'kernel_libs = []', block[2],
+                               block[3], "  r = run_command(cpud_gen + ['--list', name, want], check: false)"], 1),
     }
     out = []
     with tempfile.TemporaryDirectory() as d:

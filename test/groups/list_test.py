@@ -34,13 +34,14 @@ def gen_run(wanted):
 
 
 def printed(r):
-    """The printed words as (target, [arg...]); None if one is malformed."""
+    """The printed words as (target, [arg...]); None if one is malformed
+    (LIBRARY:ARG|...:SOURCE, SOURCE the one given)."""
     out = []
     for w in r.stdout.split():
-        lib, sep, args = w.partition(':')
-        if not sep or not lib.startswith(LIB):
+        parts = w.split(':')
+        if len(parts) != 3 or not parts[0].startswith(LIB) or parts[2] != 'k.dispatch.c':
             return None
-        out.append((lib[len(LIB):], args.split('|')))
+        out.append((parts[0][len(LIB):], parts[1].split('|')))
     return out
 
 

@@ -79,7 +79,7 @@ if r.returncode != 0:
     sys.exit(1)
 words = {}
 for w in r.stdout.split():
-    lib, _, args = w.partition(':')
+    lib, args, _ = w.split(':')  # LIBRARY:ARG|...:SOURCE
     words[lib[len('k_'):]] = args.split('|')
 
 # --- 1. each enabled target's word == configure's line, and the group merge --

@@ -663,13 +663,15 @@ def case_no_init(b, tmp):
 SUPERAPP = """project('superapp', 'c', version: '3.0', default_options: ['c_std=c11'])
 # --- snippet (the program's own dispatch source) ---
 cpud = subproject('cpudispatch').get_variable('cpudispatch')
-kernel_libs = []
+kernel_gen = cpud['generate']
 foreach src, want : {'src/simd.dispatch.c': 'baseline SSE42 AVX2 AVX512_SKX ASIMDHP ASIMDDP'}
-  r = run_command(cpud['gen'] + [src, want], check: false)  # writes NAME.dispatch.h; prints LIBRARY:ARG|ARG|... per target
-  assert(r.returncode() == 0, r.stderr())
-  foreach t : r.stdout().split()  # e.g. sum_AVX2:-mavx2|...|-DCPUD_TARGET=AVX2; a group AVX2+FMA3: sum_AVX2__FMA3:...
-    kernel_libs += static_library(t.split(':')[0], src, dependencies: cpud['target'], c_args: t.split(':')[1].split('|'), cpp_args: t.split(':')[1].split('|'))
-  endforeach
+  kernel_gen += [src, want]
+endforeach
+r = run_command(kernel_gen, check: false)  # one run for every source: writes each NAME.dispatch.h; prints LIBRARY:ARG|ARG|...:SOURCE per target
+assert(r.returncode() == 0, r.stderr())
+kernel_libs = []
+foreach t : r.stdout().split()  # e.g. sum_AVX2:-mavx2|...|-DCPUD_TARGET=AVX2:src/sum.dispatch.c; a group AVX2+FMA3: sum_AVX2__FMA3:...
+  kernel_libs += static_library(t.split(':')[0], t.split(':')[2], dependencies: cpud['target'], c_args: t.split(':')[1].split('|'), cpp_args: t.split(':')[1].split('|'))
 endforeach
 kernels = custom_target('kernels', input: kernel_libs, output: 'libkernels.a', command: cpud['check'] + ['--archive', '@OUTPUT@', '@INPUT@'])
 # A library of another project, built in this build (its subproject).
