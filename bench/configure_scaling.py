@@ -2,7 +2,7 @@
 """Configure cost against the number of dispatch sources, for
 docs/performance.md ("Configure time and the number of dispatch sources").
 
-  configure_scaling.py [--reps N] [--sizes 1,8,32] [--shim-sleep S] [--no-build] [TREE]
+  configure_scaling.py [--reps N] [--sizes 1,8,32] [--shim-sleep S] [--load N] [--no-build] [TREE]
 
 TREE (default: this checkout; a `git worktree` of an older commit gives
 before/after figures) is linked as subprojects/cpudispatch of generated C
@@ -20,7 +20,13 @@ and for each: cold (a new build directory, `meson setup`), warm (`meson setup
 --reconfigure` with nothing changed) and edit (one source's target list
 changed in meson.build, then `meson setup --reconfigure`), median of N runs
 (3), the best in brackets. Meson itself always runs on /usr/bin/python3
-(its shebang), as a pyenv user's Debian Meson does.
+(its shebang), as a pyenv user's Debian Meson does. Beside each size, what
+Meson alone spends on those targets: a plain project with the very same
+static_library() calls (names, sources, arguments, read back from the
+cpudispatch consumer's build with `meson introspect`) and no cpudispatch.
+
+--load N keeps N busy processes running meanwhile (a loaded machine, as
+the issue that asked for this was measured on).
 
 After the figures, unless --no-build: for each size, what the edit redoes
 (PATH clean): the consumer is built, one list edited, reconfigured, and
@@ -46,15 +52,15 @@ def usage(msg):
 
 
 def parse(argv):
-    opts = {'reps': 3, 'sizes': [1, 8, 32], 'sleep': 0.25, 'build': True, 'tree': None}
+    opts = {'reps': 3, 'sizes': [1, 8, 32], 'sleep': 0.25, 'build': True, 'tree': None, 'load': 0}
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ('--reps', '--sizes', '--shim-sleep') and i + 1 < len(argv):
+        if a in ('--reps', '--sizes', '--shim-sleep', '--load') and i + 1 < len(argv):
             v = argv[i + 1]
             try:
-                if a == '--reps':
-                    opts['reps'] = int(v)
+                if a in ('--reps', '--load'):
+                    opts[a[2:]] = int(v)
                 elif a == '--sizes':
                     opts['sizes'] = [int(x) for x in v.split(',')]
                 else:
@@ -116,6 +122,32 @@ def write_consumer(dest, tree, n, lists):
         fh.write(text)
 
 
+def write_plain(build, dest):
+    """A project with the static libraries of a configured consumer's
+    build (BUILD), as plain static_library() calls, and no cpudispatch:
+    what Meson itself spends on those targets."""
+    import json
+    targets = json.loads(subprocess.run(['meson', 'introspect', '--targets', build], capture_output=True,
+                                        text=True, check=True).stdout)
+    libs = [t for t in targets if t['type'] == 'static library' and t['subproject'] is None]
+    os.makedirs(os.path.join(dest, 'src'))
+    lines = ["project('bench', 'c')", 'kernel_libs = []']
+    for t in libs:
+        src = os.path.relpath(t['target_sources'][0]['sources'][0], os.path.dirname(t['defined_in']))
+        args = [a for a in t['target_sources'][0]['parameters'] if a.startswith('-m') or a.startswith('-D')
+                or a.startswith('-f')]
+        os.makedirs(os.path.dirname(os.path.join(dest, src)), exist_ok=True)
+        with open(os.path.join(dest, src), 'w') as fh:
+            fh.write('int x_%s(void) { return 0; }\n' % t['name'])
+        q = repr(args).replace('"', "'")
+        lines.append("kernel_libs += static_library('%s', '%s', c_args: %s, cpp_args: %s)" % (t['name'], src, q, q))
+    lines.append("kernels = custom_target('kernels', input: kernel_libs, output: 'libkernels.a', "
+                 "command: ['ar', 'rcs', '@OUTPUT@', '@INPUT@'])")
+    with open(os.path.join(dest, 'meson.build'), 'w') as fh:
+        fh.write('\n'.join(lines) + '\n')
+    return len(libs)
+
+
 def run(cmd, env, cwd=None):
     t = time.perf_counter()
     r = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
@@ -132,12 +164,19 @@ def set_list(src, tree, n, lists):
     shutil.rmtree(tmp)
 
 
-def measure(tmp, tree, n, env, reps):
-    """(cold, warm, edit) lists of seconds for one consumer under env."""
+def measure(tmp, tree, n, env, reps, plain=None):
+    """(cold, warm, edit) lists of seconds for one consumer under env; for
+    plain (a folder), the plain project written from its build instead."""
     src = os.path.join(tmp, 'c%d' % n)
     if not os.path.isdir(src):
         write_consumer(src, tree, n, {})
     build = os.path.join(tmp, 'b%d' % n)
+    if plain:
+        shutil.rmtree(build, ignore_errors=True)
+        run(['meson', 'setup', build, src], env)
+        count = write_plain(build, plain)
+        src, n = plain, 0
+        build = os.path.join(tmp, 'plainb')
     cold, warm, edit = [], [], []
     for r in range(reps):
         shutil.rmtree(build, ignore_errors=True)
@@ -149,6 +188,8 @@ def measure(tmp, tree, n, env, reps):
     if n:
         set_list(src, tree, n, {})
     shutil.rmtree(build, ignore_errors=True)
+    if plain:
+        return cold, warm, [], count
     return cold, warm, edit
 
 
@@ -192,28 +233,44 @@ def main():
             e.pop('PYTHONPATH', None)
         sizes = [0] + o['sizes']
         res = {}
-        # Alternately, so that a slower stretch of the machine falls on both.
-        for n in sizes:
-            for name, env in envs.items():
-                res[(n, name)] = measure(tmp, o['tree'], n, env, o['reps'])
-        print('TREE %s; %d runs each, median (best), seconds; Meson %s' % (
-            o['tree'], o['reps'], subprocess.run(['meson', '--version'], capture_output=True, text=True).stdout.strip()))
+        load = [subprocess.Popen([sys.executable, '-c', 'while True: pass']) for _ in range(o['load'])]
+        try:
+            # Alternately, so that a slower stretch of the machine falls on all.
+            for n in sizes:
+                for name, env in envs.items():
+                    res[(n, name)] = measure(tmp, o['tree'], n, env, o['reps'])
+                if n:
+                    res[(n, 'plain')] = measure(tmp, o['tree'], n, envs['clean'], o['reps'],
+                                                plain=os.path.join(tmp, 'plain%d' % n))
+        finally:
+            for p in load:
+                p.kill()
+        print('TREE %s; %d runs each, median (best), seconds; Meson %s; %d CPUs%s' % (
+            o['tree'], o['reps'], subprocess.run(['meson', '--version'], capture_output=True, text=True).stdout.strip(),
+            os.cpu_count() or 0, ', %d busy processes beside' % o['load'] if o['load'] else ''))
         print()
         print('| consumer | PATH | cold `meson setup` | × bare | warm `--reconfigure` | one list edited, `--reconfigure` |')
         print('|---|---|---|---|---|---|')
+        bare = {name: statistics.median(res[(0, name)][0]) for name in envs}
         for n in sizes:
-            for name in envs:
+            for name in list(envs) + (['plain'] if n else []):
+                if name == 'plain':
+                    cold, warm, _, count = res[(n, name)]
+                    print('| the same %d libraries, plain Meson (no cpudispatch) | clean | %s | %.2f | %s | — |'
+                          % (count, fmt(cold), statistics.median(cold) / bare['clean'], fmt(warm)))
+                    continue
                 cold, warm, edit = res[(n, name)]
-                ratio = statistics.median(cold) / statistics.median(res[(0, name)][0])
+                ratio = statistics.median(cold) / bare[name]
                 label = 'bare C project' if n == 0 else '%d dispatch source%s' % (n, '' if n == 1 else 's')
                 print('| %s | %s | %s | %.2f | %s | %s |' % (label, name, fmt(cold), ratio, fmt(warm), fmt(edit)))
         if 8 in sizes and 32 in sizes:
             print()
-            for name in envs:
+            for name in list(envs) + ['plain']:
                 slope = (statistics.median(res[(32, name)][0]) - statistics.median(res[(8, name)][0])) / 24
                 wslope = (statistics.median(res[(32, name)][1]) - statistics.median(res[(8, name)][1])) / 24
-                print('PATH %s: cold configure per source from 8 to 32 sources: %.1f ms; warm: %.1f ms'
-                      % (name, slope * 1000, wslope * 1000))
+                print('%s: cold configure per source from 8 to 32 sources: %.1f ms; warm: %.1f ms'
+                      % ('plain Meson, the same libraries' if name == 'plain' else 'PATH ' + name, slope * 1000,
+                         wslope * 1000))
         if o['build']:
             print()
             print('| consumer | headers rewritten by the edit\'s reconfigure | C compiles then | C compiles of a full build |')

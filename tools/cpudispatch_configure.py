@@ -159,10 +159,26 @@ def loader_level(arch, baseline, levels):
     return None
 
 
+def launcher_check(src, out):
+    """tools/cpudispatch_python.py must have no execute bit: Meson runs a
+    found script without one on its own Python, and one with it through
+    its first line, /usr/bin/env python3: whatever PATH finds."""
+    path = os.path.join(src, 'tools', 'cpudispatch_python.py')
+    try:
+        executable = os.stat(path).st_mode & 0o111
+    except OSError:
+        return
+    if executable:
+        out.warning('%s has an execute bit, so Meson starts cpudispatch\'s scripts with the python3 that PATH '
+                    'finds (here %s), not with the Python that runs Meson: slower where that is a shim (pyenv), '
+                    'and another Python. Remove the bit: chmod a-x %s' % (path, sys.executable, path))
+
+
 def configure(a, out):
     opt = a['option']
     who = identity(a)
     src = a['source_root']
+    launcher_check(src, out)
     features_dir = os.path.join(src, 'src', 'features')
     cc_id, cc_ver, _ = a['compiler']['c']
     try:

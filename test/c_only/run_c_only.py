@@ -375,8 +375,12 @@ class Case(run_consumer.Case):
             if self.ran(n, out) != want:
                 problems.append('%s reported running [%s], expected [%s]' % (n, ' '.join(self.ran(n, out)),
                                                                            ' '.join(want)))
-            if ('cpudispatch-run: ok under targets %s' % ' '.join(want)) not in err.splitlines():
-                problems.append('%s: no "ok under targets %s" line' % (n, ' '.join(want)))
+            # Its closing line names what it ran and, where this CPU lacks
+            # some, what it skipped.
+            line = 'cpudispatch-run: ok under targets %s%s' % (' '.join(want),
+                                                               '; skipped: ' + ' '.join(lacks) if lacks else '')
+            if line not in err.splitlines():
+                problems.append('%s: no "%s" line' % (n, line))
         print('  each_target: this CPU runs %s%s' % (' '.join(want), '; lacks ' + ' '.join(lacks) if lacks else ''))
         self.check('each-target: passes, every test ran each of %s' % ' '.join(want), not problems,
                    '\n'.join(problems))

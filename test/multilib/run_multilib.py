@@ -220,6 +220,8 @@ class Builder:
                     fail('the template has no snippet line %r to replace, or the library-no-init block is not one '
                          'line' % plain)
                 text = text.replace(plain, warn[0])
+            if a == 'meson.build' and lib.get('old'):
+                text = old_loop(text)
             os.makedirs(os.path.dirname(os.path.join(proj, b)), exist_ok=True)
             with open(os.path.join(proj, b), 'w') as fh:
                 fh.write(text)
@@ -658,6 +660,26 @@ def case_no_init(b, tmp):
     if 'CPU ISA level is lower than required' not in out:
         fail('OMEGA_SKIP_CPU_BASELINE_CHECK=1: the loader should still refuse libomega.so, got %r' % out)
     return None
+
+
+def old_loop(text):
+    """The template with the loop of cpudispatch 0.1 and 0.2 (one generator
+    run per source, cpud['gen']) in place of today's, its dict kept: what a
+    library made with that release has."""
+    lines = text.split('\n')
+    start = lines.index("kernel_gen = cpud['generate']")
+    ends = [i for i in range(start, len(lines)) if lines[i] == 'endforeach']
+    foreach = lines[start + 1]
+    if not foreach.startswith('foreach src, want : {') or not foreach.endswith('}'):
+        fail('the template\'s loop does not open with a one-line dict')
+    old = ['kernel_libs = []', foreach,
+           "  r = run_command(cpud['gen'] + [src, want], check: false)",
+           '  assert(r.returncode() == 0, r.stderr())',
+           '  foreach t : r.stdout().split()',
+           "    kernel_libs += static_library(t.split(':')[0], src, dependencies: cpud['target'], "
+           "c_args: t.split(':')[1].split('|'), cpp_args: t.split(':')[1].split('|'))",
+           '  endforeach', 'endforeach']
+    return '\n'.join(lines[:start] + old + lines[ends[1] + 1:])
 
 
 SUPERAPP = """project('superapp', 'c', version: '3.0', default_options: ['c_std=c11'])
