@@ -134,8 +134,10 @@ def write_plain(build, dest):
     lines = ["project('bench', 'c')", 'kernel_libs = []']
     for t in libs:
         src = os.path.relpath(t['target_sources'][0]['sources'][0], os.path.dirname(t['defined_in']))
-        args = [a for a in t['target_sources'][0]['parameters'] if a.startswith('-m') or a.startswith('-D')
-                or a.startswith('-f')]
+        # What the loop gave (the word's arguments, cpud['target']'s), not
+        # what Meson adds to every compile itself.
+        args = [a for a in t['target_sources'][0]['parameters'] if a.startswith('-m') or a.startswith('-DCPUD')
+                or a in ('-fno-lto', '-fvisibility=hidden')]
         os.makedirs(os.path.dirname(os.path.join(dest, src)), exist_ok=True)
         with open(os.path.join(dest, src), 'w') as fh:
             fh.write('int x_%s(void) { return 0; }\n' % t['name'])
