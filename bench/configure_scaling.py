@@ -21,9 +21,10 @@ and for each: cold (a new build directory, `meson setup`), warm (`meson setup
 changed in meson.build, then `meson setup --reconfigure`), median of N runs
 (3), the best in brackets. Meson itself always runs on /usr/bin/python3
 (its shebang), as a pyenv user's Debian Meson does. Beside each size, what
-Meson alone spends on those targets: a plain project with the very same
+Meson alone spends on those targets: a project with the very same
 static_library() calls (names, sources, arguments, read back from the
-cpudispatch consumer's build with `meson introspect`) and no cpudispatch.
+cpudispatch consumer's build with `meson introspect`, made by the
+snippet's second loop from a file of the same words) and no cpudispatch.
 
 --load N keeps N busy processes running meanwhile (a loaded machine, as
 the issue that asked for this was measured on).
@@ -124,29 +125,36 @@ def write_consumer(dest, tree, n, lists):
 
 def write_plain(build, dest):
     """A project with the static libraries of a configured consumer's
-    build (BUILD), as plain static_library() calls, and no cpudispatch:
-    what Meson itself spends on those targets."""
+    build (BUILD), and no cpudispatch: the loop's words (read back with
+    `meson introspect`: each library's name, source and the arguments the
+    loop gave it) in a file, and the snippet's second loop over them, so
+    that what is left is what Meson itself spends on those targets."""
     import json
     targets = json.loads(subprocess.run(['meson', 'introspect', '--targets', build], capture_output=True,
                                         text=True, check=True).stdout)
     libs = [t for t in targets if t['type'] == 'static library' and t['subproject'] is None]
     os.makedirs(os.path.join(dest, 'src'))
-    lines = ["project('bench', 'c')", 'kernel_libs = []']
+    words = []
     for t in libs:
         src = os.path.relpath(t['target_sources'][0]['sources'][0], os.path.dirname(t['defined_in']))
         # What the loop gave (the word's arguments, cpud['target']'s), not
         # what Meson adds to every compile itself.
         args = [a for a in t['target_sources'][0]['parameters'] if a.startswith('-m') or a.startswith('-DCPUD')
                 or a in ('-fno-lto', '-fvisibility=hidden')]
-        os.makedirs(os.path.dirname(os.path.join(dest, src)), exist_ok=True)
-        with open(os.path.join(dest, src), 'w') as fh:
+        with open(os.path.join(dest, src), 'a') as fh:
             fh.write('int x_%s(void) { return 0; }\n' % t['name'])
-        q = repr(args).replace('"', "'")
-        lines.append("kernel_libs += static_library('%s', '%s', c_args: %s, cpp_args: %s)" % (t['name'], src, q, q))
-    lines.append("kernels = custom_target('kernels', input: kernel_libs, output: 'libkernels.a', "
-                 "command: ['ar', 'rcs', '@OUTPUT@', '@INPUT@'])")
+        words.append('%s:%s:%s' % (t['name'], '|'.join(args), src))
+    with open(os.path.join(dest, 'words.txt'), 'w') as fh:
+        fh.write('\n'.join(words) + '\n')
     with open(os.path.join(dest, 'meson.build'), 'w') as fh:
-        fh.write('\n'.join(lines) + '\n')
+        fh.write("project('bench', 'c')\n"
+                 "kernel_libs = []\n"
+                 "foreach t : import('fs').read('words.txt').split()\n"
+                 "  kernel_libs += static_library(t.split(':')[0], t.split(':')[2], "
+                 "c_args: t.split(':')[1].split('|'), cpp_args: t.split(':')[1].split('|'))\n"
+                 "endforeach\n"
+                 "kernels = custom_target('kernels', input: kernel_libs, output: 'libkernels.a', "
+                 "command: ['ar', 'rcs', '@OUTPUT@', '@INPUT@'])\n")
     return len(libs)
 
 
