@@ -22,7 +22,7 @@ def refusal(project=None, version='', library=False):
 
 
 def env_prefix(project):
-    """tools/cpudispatch_project.py's rule: upper case, every run of other
+    """src/build_side/cpudispatch_project.py's rule: upper case, every run of other
     characters one _, none at the ends."""
     s = re.sub(r'[^A-Za-z0-9]+', '_', project).strip('_').upper()
     return ('P' + s if s[:1].isdigit() else s)[:40].rstrip('_') or 'CPUDISPATCH'

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Before and after in one run: the benchmarks a runtime change must not make
 # worse (P1: the dispatched call and the pointer from get() against a direct
 # call; the guards; P2: start-up; typed dispatch), built in release from a

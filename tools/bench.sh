@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The whole performance comparison in one command: a release build with the
 # peers' packages (Highway, cpu_features), then bench/report.py, whose
 # Markdown tables go to stdout and to build-bench/performance.md.

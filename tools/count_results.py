@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Adds up meson's per-test results (meson-logs/testlog.json) of several
 build directories and prints the closing line 'N passed, N failed, N skipped'.
 Exit status 1 if any test failed or no test ran."""

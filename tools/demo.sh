@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The main demo: installs what it needs, builds cpudispatch, and shows which
 # compiled target each demo kernel selected on this machine.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs what building and testing cpudispatch needs on Debian 12, with
 # apt-get; does nothing for packages already installed (idempotent).
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Makes a cpudispatch release for consumers: the source tarball and the
 [wrap-file] that points at it, ready to drop into a project's subprojects/.
 

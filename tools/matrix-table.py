@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Renders the arch x model x compiler table of docs/testing.md from the
 summaries tools/qemu-matrix.py wrote, and checks the committed copy.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs a build's CPU-dependent test suites under emulated CPU models.
 
   qemu-matrix.py [--below M1,M2] [--models M1,M2] BUILD_DIR [MODEL ...]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The one reader of src/run/qemu-models.txt for Python (tools/qemu-matrix.py,
 test/cpu_facts.py); Meson reads it in src/run/meson.build.
 

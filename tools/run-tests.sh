@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The whole test suite: installs what it needs, builds cpudispatch with GCC
 # and with Clang, runs `meson test` on each, and ends with one line
 # "N passed, N failed, N skipped" over every test of every configuration.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """same_file.py GENERATED COMMITTED: exit 1, with a diff, if they differ."""
 import difflib
 import sys

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Prints the ninja targets the tests of the given suites need, one a line
 (what `meson test --suite ...` would rebuild), so that a configuration that
 runs only some suites builds only what they run.

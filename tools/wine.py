@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Running Windows (MinGW) programs here, for tools/qemu-matrix.py and the
 tests that drive whole Windows builds (docs/windows.md).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpudispatch: the attributes its headers share (cpudispatch.h, and
  * dtype.hpp, which needs no runtime).
  *

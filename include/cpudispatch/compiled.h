@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpudispatch: what a program's dispatch sources were compiled for, known
  * at run time.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpudispatch: calling the targets of a dispatch source, from C or C++.
  *
@@ -67,6 +68,26 @@
 #else /* C and C++ */
 
 #include "cpudispatch/cpudispatch.h"
+#include "cpudispatch/functions.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* What CPUD_DISPATCH_PICK says of a target name. */
+enum cpud_pick_status {
+  CPUD_PICK_OK = 0,           /* compiled, and usable by the calling thread now */
+  CPUD_PICK_NOT_USABLE = 1,   /* compiled; the CPU lacks it, or a mask switched it off */
+  CPUD_PICK_NOT_COMPILED = 2, /* a target of this arch the function was not compiled for */
+  CPUD_PICK_UNKNOWN = 3       /* not a target name of this arch (nor "baseline") */
+};
+/* Internal, for CPUD_DISPATCH_PICK: the index among names[0..count) of the
+ * target `name` names (any case; a group as A+B or A__B, in any order), or
+ * -1 with *status (if status is not NULL) CPUD_PICK_NOT_COMPILED or
+ * CPUD_PICK_UNKNOWN. */
+CPUD_HIDDEN int cpud__pick_find(const char *name, const char *const *names, int count, int *status);
+#ifdef __cplusplus
+}
+#endif
 
 /* A dispatch source defines CPUD_FN(name) with no declaration of it in
  * sight (its callers declare it: CPUD_DISPATCH_DECLARE): in a dispatch

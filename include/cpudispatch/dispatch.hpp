@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * cpudispatch: typed C++ dispatch with a cached pointer.
  *
@@ -30,6 +31,10 @@
 #include <cstdint>
 
 #include "cpudispatch/dispatch.h"
+// cpud::scoped_features, a test hook, lives in testing.h since 0.4.0; it
+// came with this header before, so this header still brings it in 0.4.x
+// (NEWS.md). Include cpudispatch/testing.h where you use it.
+#include "cpudispatch/testing.h"
 
 // The shape of a dispatched call, chosen per compiler from bench_call_cost
 // (docs/performance.md has the figures; define it to override):
@@ -336,21 +341,6 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
   static inline std::atomic<std::uint64_t> skip_[CPUD_MASK_WORDS]{};  // keys set_disabled switched off
   static inline cpud_function record_{Tag::name, &count, &target_name, &target_feature,
                                       &selected, &reset, nullptr, 0};
-};
-
-// For tests: while alive, only `mask` (within what the CPU has, plus the
-// baseline) is usable in the whole process and every dispatched function
-// selects again; the previous mask and selections come back at the end of
-// the scope.
-class scoped_features {
- public:
-  explicit scoped_features(const feature_set &mask) : prev_(cpud_set_usable_mask(mask)) {}
-  ~scoped_features() { cpud_set_usable_mask(prev_); }
-  scoped_features(const scoped_features &) = delete;
-  scoped_features &operator=(const scoped_features &) = delete;
-
- private:
-  feature_set prev_;
 };
 
 // Per thread, while alive: this thread's dispatch does not use `features`

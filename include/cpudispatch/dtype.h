@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpudispatch: typed dispatch from C. The built-in element types' codes (the
  * same as cpud::dtype in dtype.hpp) and resolution of a kernel by argument

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Element types of runtime data and how a value of one becomes another: the
 // first layer of typed dispatch (operators choose a kernel by the types of
 // their arguments; docs/typed.md). Header-only, C++17, everything constexpr:

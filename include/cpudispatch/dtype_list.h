@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpudispatch: the built-in element types of typed dispatch, in typecode
  * order, one row each: X(C_SUFFIX, CXX_NAME, "name"). The one list: the C

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpudispatch: the declared conversion rules of typed dispatch, one list per
  * rule set, each row X(FROM, TO, FORWARD, BACKWARD): FROM converts to TO

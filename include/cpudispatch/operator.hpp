@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Operators: one name, kernels registered per type signature, each kernel an
 // ISA-dispatched function (CPUD_DISPATCH), so env masks, the start-up check
 // and target selection keep working under typed dispatch (docs/typed.md).
@@ -27,6 +28,7 @@
 #include <string>
 
 #include "cpudispatch/dispatch.hpp"
+#include "cpudispatch/operators.h"
 #include "cpudispatch/resolve.hpp"
 #include "cpudispatch/types.hpp"
 
@@ -448,7 +450,7 @@ class op {
     delete st;
   }
 
-  // Introspection (cpud_operator in cpudispatch.h, cpudispatch-info).
+  // Introspection (cpud_operator in operators.h, cpudispatch-info).
   static constexpr cpud_operator make_record(const char *name, const op *self) {
     return cpud_operator{name,       self,         &cb_count,          &cb_function, &cb_types, &cb_selected,
                          &cb_ntargets, &cb_target, k_max_cache_slots, &cb_cache,    nullptr};

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Choosing a kernel by the types of its arguments: each candidate signature
 // is rated by the conversions the arguments need, and the best rating wins
 // (Numba's overload selection; docs/typed.md). Header-only, C++17.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpudispatch: why the start-up check is in every program that can reach
  * code built for the baseline.

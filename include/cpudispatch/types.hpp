@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Composite types: a library's own descriptors (element type x channels x
 // layout, ...) interned through a fingerprint, a short byte string, into
 // typecodes from k_builtin_dtypes up, with conversion rules of its own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Demo kernels, compiled once per target (see src/demo/meson.build): f32 sum,
 // f32 dot product and a byte count. Explicit intrinsics where the target has
 // a clear win; elsewhere plain loops the compiler vectorises with the

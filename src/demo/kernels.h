@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Demo dispatched kernels (src/demo/kernels.dispatch.cpp) and a typed
 // operator over three of them, shown by cpudispatch-info and used by the
 // tests and benchmarks.

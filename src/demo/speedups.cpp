@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // cpudispatch-demo: times every target of each demo kernel this CPU can run
 // (4 K floats / 16 KiB, so the data sits in L1) and prints the speed-up over
 // the baseline build. A demo, not a benchmark: bench/ has the careful ones.

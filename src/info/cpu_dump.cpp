@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Parses the dumps cpudispatch-info --cpu-dump accepts. Lines it does not
 // know are skipped (dumps carry much else: cache and topology text, other
 // auxv entries); a line that starts like a known one but does not parse is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Reading a description of a CPU for `cpudispatch-info --cpu-dump FILE`:
 // the output of `cpuid -r` or an InstLatx64 dump (x86), or of
 // `LD_SHOW_AUXV=1 /bin/true` (Linux hwcap arches). docs/info.md lists the
@@ -8,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cpudispatch/cpudispatch.h"
+#include "cpudispatch/testing.h"  // a described CPU
 
 namespace cpud_info {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // cpudispatch-info: what this build of cpudispatch and this machine offer,
 // and which target each demo kernel selected. `--json` prints one JSON object.
 // `--cpu-dump FILE`: the same for the CPU a dump describes, never asking
@@ -14,6 +15,9 @@
 
 #include "cpu_dump.h"
 #include "cpudispatch/cpudispatch.h"
+#include "cpudispatch/functions.h"
+#include "cpudispatch/operators.h"
+#include "cpudispatch/testing.h"
 #include "detect.h"  // the runtime's own: what start-up reads, and its CPUID count
 #include "kernels.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpudispatch-run: runs a command once per compiled dispatch target, or under
  * emulated CPU models, so that a project's own tests exercise every build of
  * its kernels, not only the best one this machine selects. Used by hand and
@@ -186,7 +187,7 @@ static strs words(const char *s) {
 }
 
 /* A compiled target: the baseline (no members), a feature, or a group of
- * features compiled as one (AVX512_SKX__VPCLMULQDQ: tools/cpudispatch_grammar.py);
+ * features compiled as one (AVX512_SKX__VPCLMULQDQ: src/build_side/cpudispatch_grammar.py);
  * t.ids holds the members, highest interest first. */
 typedef struct target {
   char *name;

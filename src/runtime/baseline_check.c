@@ -1,4 +1,5 @@
-/* The start-up check: before any other constructor of the program or
+/* SPDX-License-Identifier: MIT */
+/* The start-up check (layer 6): before any other constructor of the program or
  * library it is linked into (priority 101, the first one open to programs),
  * refuse to run on a CPU that lacks a baseline feature, with one clear
  * message naming the library, instead of dying of SIGILL in the first
@@ -14,8 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cpudispatch/cpudispatch.h"
-#include "detect.h"
+#include "baseline_check.h"
+#include "feature_table.h"
+#include "print_once.h"
+#include "startup.h"
 
 static const char k_env_skip[] = CPUD_ENV_PREFIX "_SKIP_CPU_BASELINE_CHECK";
 
@@ -100,7 +103,7 @@ int cpud_check_baseline(char *msg, size_t cap) { return cpud__check_baseline_of(
 __attribute__((constructor(101))) static void cpud_startup_check(void) {
   /* Detection and the environment masks run here, so a bad environment
    * variable is reported at start-up too (exit status CPUD_EXIT_ENV, where
-   * this copy is in the program itself: features.c). */
+   * this copy is in the program itself: startup.c). */
   (void)cpud_usable_mask();
   const char *skip = getenv(k_env_skip);
   if (skip && skip[0] && strcmp(skip, "0") != 0) return;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Detection through the kernel's hwcap words (aarch64, 32-bit arm, ppc64le,
  * s390x, riscv64 on Linux): the kernel only reports what it also saves state
  * for. A 32-bit arm program gets the 32-bit kernel's words from an aarch64

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Arches without a detection backend: only group rows (which need nothing)
  * count as detected, so no dispatch target is ever selected. */
 #include "detect.h"

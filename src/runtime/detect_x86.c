@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* x86 detection: CPUID bits plus XGETBV for the register state the OS saves.
  *
  * CPUID is slow where it matters most: on a virtual machine every execution

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PREFIX_DISABLE_CPU_FEATURES / PREFIX_ENABLE_CPU_FEATURES.
  *
  * Rules (docs/runtime.md lists every message):
@@ -23,7 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "detect.h"
+#include "feature_table.h"
 #include "names.h"
 
 static const char k_env_disable[] = CPUD_ENV_PREFIX "_DISABLE_CPU_FEATURES";

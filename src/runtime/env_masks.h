@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the run-time masks from PREFIX_DISABLE_CPU_FEATURES and
  * PREFIX_ENABLE_CPU_FEATURES. A pure function of its inputs, so the tests
  * call it directly as well as through real environment variables. */

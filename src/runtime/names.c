@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The one reading of feature lists and target names in the runtime's
  * language (names.h). */
 #include "names.h"
@@ -5,9 +6,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "detect.h"
+#include "feature_table.h"
 
-/* The Python reader's five separators (tools/cpudispatch_grammar.py). */
+/* The Python reader's five separators (src/build_side/cpudispatch_grammar.py). */
 static int is_sep(char c) { return c == ' ' || c == ',' || c == '\t' || c == '\n' || c == '\r'; }
 
 size_t cpud__next_name(const char **p, const char **start) {

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the one reader of feature lists and target names in the
  * runtime's language (docs/options.md, "Feature lists"), defined in
  * names.c. The environment variables (env_masks.c), CPUD_DISPATCH_PICK
- * (registry.c) and cpudispatch-run (src/run) read names through it;
+ * (pick.c) and cpudispatch-run (src/run) read names through it;
  * test/grammar runs it on the shared cases. */
 #ifndef CPUDISPATCH_SRC_NAMES_H_
 #define CPUDISPATCH_SRC_NAMES_H_

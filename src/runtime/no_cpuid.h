@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal: the x86 reading's introspection (detect.h) where there is no
  * CPUID: none executed, no C library copy, no leaf read. Included by the
  * one detection source a non-x86 build compiles (the table's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The C entry points of typed dispatch (cpudispatch/dtype.h): Numba's
  * conversion rules (dtype_rules.h, the list the C++ layer's compile-time
  * matrix is made from too) and resolution by ranked conversions, with the

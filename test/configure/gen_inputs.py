@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Bad and odd inputs of tools/cpudispatch_gen.py, against this build's real
+"""Bad and odd inputs of src/build_side/cpudispatch_gen.py, against this build's real
 configuration file: each error is one clear line and exit status 1, never a
 traceback, and no header written.   gen_inputs.py GEN_SCRIPT TARGETS_TXT
 

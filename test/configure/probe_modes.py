@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/cpudispatch_probe.py compiles the feature test programs together,
+"""src/build_side/cpudispatch_probe.py compiles the feature test programs together,
 as one unit with the union of their flags, and each alone only when that
 fails: its results must be those of compiling each alone (--strict).
 

@@ -10,7 +10,7 @@ A consumer made from docs/quickstart.md's blocks, through the release wrap
 and run with a `python3` first on PATH that writes down every start and then
 runs this Python, as a pyenv shim would: it must never start, and no
 command Meson wrote (build.ninja) may name it. Negative control: the same
-release with tools/cpudispatch_python.py made executable configures with
+release with src/build_side/cpudispatch_python.py made executable configures with
 the shim started, and configure says why (its warning). Also: the launcher
 has no execute bit in the source tree, nor in git's index. Exit 0 pass, 1
 fail, 77 skip (no C compiler or no git to make the release).
@@ -27,7 +27,7 @@ sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import doc_blocks  # noqa: E402  (test/doc_blocks.py)
 
-LAUNCHER = os.path.join('tools', 'cpudispatch_python.py')
+LAUNCHER = os.path.join('src', 'build_side', 'cpudispatch_python.py')
 SHIM = '''#!/bin/sh
 # stands for a pyenv shim: every start is written down, then a real Python
 echo "$0 $*" >> {log}

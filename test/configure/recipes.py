@@ -2,7 +2,7 @@
 """The two recipes of docs/architecture.md, followed once in a copy of the
 configure half: adding a feature touches its table row and its test program,
 adding an arch its folder (table and test programs); no code changes. Each
-copy is configured by tools/cpudispatch_configure.py with this build's C
+copy is configured by src/build_side/cpudispatch_configure.py with this build's C
 compiler, and what it writes must carry the new feature or arch:
 
   recipes.py SOURCE_ROOT CC_ID CC_VERSION CC...     exit 0 pass, 1 fail
@@ -48,9 +48,9 @@ TOY_TABLE = """# A made-up arch (test/configure/recipes.py).
 
 
 def copy_tree(dst):
-    """The configure half: tools, tables, runtime sources (detect_source),
-    templates."""
-    for d in ('tools', os.path.join('src', 'features'), os.path.join('src', 'runtime')):
+    """The configure half: the build side's scripts, tables, runtime sources
+    (detect_source), templates."""
+    for d in (os.path.join('src', 'build_side'), os.path.join('src', 'features'), os.path.join('src', 'runtime')):
         shutil.copytree(os.path.join(root, d), os.path.join(dst, d))
     os.makedirs(os.path.join(dst, 'include'))
     os.makedirs(os.path.join(dst, 'docs'))
@@ -62,7 +62,7 @@ def copy_tree(dst):
 def configure(src, arch, dispatch):
     build = os.path.join(src, 'build')
     os.makedirs(os.path.join(build, 'cfg'), exist_ok=True)  # Meson makes it
-    cmd = [sys.executable, os.path.join(src, 'tools', 'cpudispatch_configure.py'), '--source-root', src,
+    cmd = [sys.executable, os.path.join(src, 'src', 'build_side', 'cpudispatch_configure.py'), '--source-root', src,
            '--build-root', build, '--out-dir', os.path.join(build, 'cfg'), '--arch', arch, '--main-project']
     for k, v in (('cpu-baseline', 'min'), ('cpu-dispatch', dispatch), ('allow-broken-compilers', ''),
                  ('env-prefix', 'CPUD'), ('disable-optimization', 'false'), ('mode', 'program')):

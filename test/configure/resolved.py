@@ -1,5 +1,5 @@
 """What a configured cpudispatch subproject resolved, read from the file
-its configure step writes for tools/cpudispatch_gen.py
+its configure step writes for src/build_side/cpudispatch_gen.py
 (BUILD/subprojects/cpudispatch/include/cpudispatch_targets.txt).
 
     resolved.read_resolved(BUILD) -> {'baseline': [...], 'dispatch': [...]}

@@ -189,6 +189,13 @@ CASES = {
                             r"loop\) is gone\. Replace the loop with the block of docs/quickstart\.md: "
                             r"`kernel_gen = cpud\['generate'\]`.*t\.split\(':'\)\[2\]"],
                      absent=[r'Unknown variable|Key .* is not in the dictionary|has no attribute']),
+    # cpudispatch 0.1's loop (cpudispatch_gen --list/--header/--flags and
+    # cpudispatch_targets): the same, with the migration from 0.1's form.
+    'oldest-loop': dict(args=[], old_loop=True, loop='0.1',
+                        error=[r"ERROR: Assert failed: cpudispatch: cpudispatch 0\.2 replaced the loop of "
+                               r"cpudispatch_gen --list/--header/--flags and cpudispatch_targets with the block of "
+                               r"docs/quickstart\.md: .*kernel_gen = cpud\['generate'\].*t\.split\(':'\)\[2\]"],
+                        absent=[r'Unknown variable|Requested variable|Key .* is not in the dictionary|has no attribute']),
     # Start-up check: an X86_V3 build under emulated CPUs below and above it.
     # The program has its own AVX2 static initialiser; cpudispatch-info too
     # is built for the baseline. Below: message + status 69, never SIGILL;
@@ -297,6 +304,24 @@ foreach src, want : {'src/sum.dispatch.c': 'baseline SSE42 AVX2', 'src/scale.dis
 endforeach
 kernels = custom_target('kernels', input: kernel_libs, output: 'libkernels.a', command: cpud['check'] + ['--archive', '@OUTPUT@', '@INPUT@'])
 '''
+# cpudispatch 0.1's loop, as its docs/quickstart.md gave it.
+OLDEST_LOOP = '''cpud = subproject('cpudispatch')
+cpud_gen = cpud.get_variable('cpudispatch_gen')  # resolves a source's target list, writes its header
+cpud_targets = cpud.get_variable('cpudispatch_targets')  # a target's flags; 'group': see below
+kernel_libs = []
+foreach src, want : {'src/sum.dispatch.c': 'baseline SSE42 AVX2', 'src/scale.dispatch.cpp': 'baseline X86_V3'}
+  name = src.split('/')[-1].split('.')[0]
+  r = run_command(cpud_gen + ['--list', name, want], check: false)
+  assert(r.returncode() == 0, r.stderr())
+  hdr = configure_file(output: name + '.dispatch.h', command: cpud_gen + ['--header', '@OUTPUT@', name, want])
+  foreach t : r.stdout().split()
+    dep = t in cpud_targets ? cpud_targets[t] : declare_dependency(dependencies: cpud_targets['group'], compile_args: run_command(cpud_gen + ['--flags', t], check: true).stdout().split())
+    kernel_libs += static_library(name + '_' + t, src, hdr, dependencies: dep)
+  endforeach
+endforeach
+kernels = custom_target('kernels', input: kernel_libs, output: 'libkernels.a',
+                        command: cpud.get_variable('cpudispatch_check') + ['--archive', '@OUTPUT@', '@INPUT@'])
+'''
 
 
 def native_expectation():
@@ -326,7 +351,7 @@ def fixture_project(tmp):
 OPTION_TEXT_ONLY = {'operator-as-token', 'case-variants', 'comma-space-mix', 'aliases', 'numpy-retired-names',
                     'other-arch-names', 'unknown-name', 'unknown-baseline-name', 'dangling-operator', 'minus-none',
                     'env-prefix-invalid', 'source-unknown-target', 'summary-asked', 'summary-names-asked',
-                    'tests-need-cpp', 'old-loop'}
+                    'tests-need-cpp', 'old-loop', 'oldest-loop'}
 assert OPTION_TEXT_ONLY <= set(CASES)
 
 
@@ -350,7 +375,7 @@ def run_case(name):
         if case.get('old_loop'):
             with open(os.path.join(proj, 'meson.build'), 'w') as fh:
                 fh.write("project('old_loop', 'c', 'cpp', default_options: ['cpp_std=c++17', 'c_std=c11'])\n"
-                         + OLD_LOOP)
+                         + (OLDEST_LOOP if case.get('loop') == '0.1' else OLD_LOOP))
             os.remove(os.path.join(proj, 'meson_options.txt'))
         os.symlink(ROOT, os.path.join(proj, 'subprojects', 'cpudispatch'))
         if case.get('no_cpp'):  # a C project, on a machine whose C++ compiler is missing
@@ -406,7 +431,7 @@ def run_case(name):
                 source = 'src/%s.dispatch.%s' % (src, 'c' if src == 'sum' else 'cpp')
                 wanted = dict(a.split('=', 1) for a in [x[2:] for x in case['args'] if x.startswith('-D')]).get(
                     src + '-targets', default_targets(src))
-                words = subprocess.run([sys.executable, os.path.join(ROOT, 'tools', 'cpudispatch_gen.py'),
+                words = subprocess.run([sys.executable, os.path.join(ROOT, 'src', 'build_side', 'cpudispatch_gen.py'),
                                         '--config', os.path.join(build, 'subprojects', 'cpudispatch', 'include',
                                                                  'cpudispatch_targets.txt'),
                                         '--out-dir', os.path.join(tmp, 'gen'), source, wanted],

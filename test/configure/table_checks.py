@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The rules every feature table must follow (tools/cpudispatch_tables.py,
+"""The rules every feature table must follow (src/build_side/cpudispatch_tables.py,
 run by every configure), each broken on purpose in a copy of the tables:
 the check must fail naming the rule, the row and the arch. And the real
 tables must read and pass, with the rows their files hold.
@@ -14,7 +14,7 @@ import tempfile
 
 root = sys.argv[1]
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(root, 'tools'))
+sys.path.insert(0, os.path.join(root, 'src', 'build_side'))
 import cpudispatch_tables as T  # noqa: E402
 
 X86 = os.path.join('x86_64', 'table.py')

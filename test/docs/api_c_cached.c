@@ -9,6 +9,8 @@
  * docs_api_c_cached_call_fast() with every target masked off.
  */
 #undef NDEBUG /* the asserts are the test */
+#include "cpudispatch/functions.h"
+#include "cpudispatch/testing.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,6 +8,8 @@
  *                     (api_c_cached.c)
  */
 #undef NDEBUG /* the asserts are the test */
+#include "cpudispatch/functions.h"
+#include "cpudispatch/testing.h"
 #include <stdio.h>
 #include <stdlib.h>
 

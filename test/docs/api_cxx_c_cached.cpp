@@ -2,6 +2,8 @@
 // C dispatch source), in api_cxx_test: it compiles and selects as in C, and
 // agrees with the C++ dispatcher of the same source, target by target and
 // under every mask tried.
+#include "cpudispatch/functions.h"
+#include "cpudispatch/testing.h"
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

@@ -8,6 +8,8 @@
 //   api_cxx_test env-probe  prints a usable, non-baseline target of scale
 //   api_cxx_test env-check F   run with PREFIX_DISABLE_CPU_FEATURES=F
 #undef NDEBUG  // the asserts are the test
+#include "cpudispatch/functions.h"
+#include "cpudispatch/testing.h"
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,5 @@
 // The second translation unit of api_cxx_test (see api_probes.h).
+#include "cpudispatch/functions.h"
 #include <cstring>
 
 #include "api_probes.h"

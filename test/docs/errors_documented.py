@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """docs/options.md's example errors are what the option reader says: each
 line of its option-errors block is `OPTION="VALUE": MESSAGE`; the value is
-read as the x86_64 build reads that option (tools/cpudispatch_grammar.py)
+read as the x86_64 build reads that option (src/build_side/cpudispatch_grammar.py)
 and must fail with MESSAGE, where "..." stands for any run of names.
 Control: a message with one word changed must not match.
 
@@ -12,7 +12,7 @@ import re
 import sys
 
 root = sys.argv[1]
-sys.path.insert(0, os.path.join(root, 'tools'))
+sys.path.insert(0, os.path.join(root, 'src', 'build_side'))
 sys.path.insert(0, os.path.join(root, 'test'))
 sys.dont_write_bytecode = True
 import cpudispatch_grammar as grammar  # noqa: E402

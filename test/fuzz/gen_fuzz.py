@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Fuzzing a dispatch source's target-list parser (tools/cpudispatch_grammar.py's
-resolve_source(), which tools/cpudispatch_gen.py runs) with random lists on this build's configuration: names, aliases,
+"""Fuzzing a dispatch source's target-list parser (src/build_side/cpudispatch_grammar.py's
+resolve_source(), which src/build_side/cpudispatch_gen.py runs) with random lists on this build's configuration: names, aliases,
 other arches' and retired names, `baseline`, groups (`+`, `__`, parentheses),
 separators, junk bytes, in any mix and case. Invariants, each a failure:
   - it returns, or fails with one printable-ASCII line starting

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The shared feature-list cases (cases.txt) against the Python reading of
-the grammar (tools/cpudispatch_grammar.py), both ways it is used: the build
+the grammar (src/build_side/cpudispatch_grammar.py), both ways it is used: the build
 options (cpu-dispatch, by configure) and a dispatch source's target list
 (by cpudispatch_gen). On x86_64's table whatever the build's arch: the
 cases spell x86_64 names.
@@ -15,7 +15,7 @@ import sys
 
 root = sys.argv[1]
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(root, 'tools'))
+sys.path.insert(0, os.path.join(root, 'src', 'build_side'))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cases  # noqa: E402
 import cpudispatch_grammar as grammar  # noqa: E402

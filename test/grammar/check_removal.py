@@ -15,7 +15,7 @@ import exe_wrapper  # noqa: E402  (test/exe_wrapper.py)
 
 root, exe = sys.argv[1], sys.argv[2]
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(root, 'tools'))
+sys.path.insert(0, os.path.join(root, 'src', 'build_side'))
 import cpudispatch_grammar as grammar  # noqa: E402
 from cpudispatch_model import Model  # noqa: E402
 

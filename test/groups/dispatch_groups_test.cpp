@@ -2,6 +2,8 @@
 // CPUD_DISPATCH writes one (dispatch.hpp): two groups, each followed by its
 // highest member alone (the same key), and a target between them. The fake
 // targets return their names, so any selection may be called on any CPU.
+#include "cpudispatch/functions.h"
+#include "cpudispatch/testing.h"
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs the grammar cases of list_cases.txt that apply to this build's arch
-through tools/cpudispatch_gen.py, as the loop of docs/quickstart.md runs it
+through src/build_side/cpudispatch_gen.py, as the loop of docs/quickstart.md runs it
 (`GEN SOURCE WANTED`, for a source k.dispatch.c), writing the header into a
 temporary folder (--out-dir) and without --register: the cases are no
 dispatch sources of the build.

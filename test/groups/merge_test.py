@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""A target's arguments come from one merge (tools/cpudispatch_grammar.py's
-target_args, which tools/cpudispatch_gen.py prints for each target of a
+"""A target's arguments come from one merge (src/build_side/cpudispatch_grammar.py's
+target_args, which src/build_side/cpudispatch_gen.py prints for each target of a
 list, a single feature's and a group's alike). They must agree with what
 configure wrote; and a group's must build every member's instructions.
 

@@ -38,6 +38,18 @@ with tempfile.TemporaryDirectory() as dest:
                          env=dict(os.environ, CPUDISPATCH_ENABLE_CPU_FEATURES='nosuchfeature'))
     if bad.returncode != 78 or 'main reached' in bad.stdout:
         failures.append('start-up check did not run before main: status %d, stdout %r' % (bad.returncode, bad.stdout))
+    # Every public header, and the license.
+    src_inc = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                           'include', 'cpudispatch')
+    inst = glob.glob(os.path.join(dest, '**', 'include', 'cpudispatch'), recursive=True)
+    have = set(os.listdir(inst[0])) if len(inst) == 1 else set()
+    lacking = sorted(set(os.listdir(src_inc)) - have)
+    if lacking:
+        failures.append('headers of include/cpudispatch not installed: %s' % ' '.join(lacking))
+    else:
+        print('installed: all %d headers of include/cpudispatch' % len(os.listdir(src_inc)))
+    if not glob.glob(os.path.join(dest, '**', 'licenses', 'cpudispatch', 'LICENSE'), recursive=True):
+        failures.append('LICENSE not installed under share/licenses/cpudispatch')
     info = glob.glob(os.path.join(dest, '**', 'bin', 'cpudispatch-info'), recursive=True)
     if len(info) != 1 or subprocess.run(info + ['--json'], capture_output=True).returncode != 0:
         failures.append('installed cpudispatch-info missing or failing: %s' % info)

@@ -1,6 +1,7 @@
 // Detection against oracles that do not use cpudispatch: /proc/cpuinfo (or
 // $CPUD_TEST_CPU_FLAGS) together with, on x86, the test's own CPUID reader
 // (cpu_oracle.h), and the compiler's __builtin_cpu_supports.
+#include "cpudispatch/testing.h"
 #include <gtest/gtest.h>
 
 #include <cstdlib>

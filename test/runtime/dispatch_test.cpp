@@ -1,5 +1,7 @@
 // Selection: the dispatcher picks the highest-interest usable target, caches
 // it, registers itself, and re-selects under a scoped feature override.
+#include "cpudispatch/functions.h"
+#include "cpudispatch/testing.h"
 #include <gtest/gtest.h>
 
 #include <cstring>

@@ -166,7 +166,7 @@ if top:
 # build's set is compared, and such a feature is not warned about.
 if CONFIG:
     sys.dont_write_bytecode = True
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'src', 'build_side'))
     import cpudispatch_grammar as grammar
     from cpudispatch_model import Model
     cfg = Model.load(CONFIG)

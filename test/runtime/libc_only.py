@@ -26,7 +26,7 @@ if coff:
 else:
     dyn = subprocess.run(['readelf', '-sW', lib], capture_output=True, text=True, check=True).stdout
     # None: even the process-wide record of printed env warnings is found
-    # through an ELF note, not a symbol (features.c).
+    # through an ELF note, not a symbol (print_once.c).
     visible = [l.split()[-1] for l in dyn.splitlines() if re.search(r'\b(GLOBAL|WEAK)\s+DEFAULT\s+\d+', l)]
 if bad or visible:
     print('C++ runtime symbols needed:', bad)

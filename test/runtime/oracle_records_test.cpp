@@ -11,6 +11,7 @@
 // the suite fail on the first of them.
 //
 //   oracle_records_test RECORDS_DIR
+#include "cpudispatch/testing.h"
 #include <dirent.h>
 #include <gtest/gtest.h>
 

@@ -13,6 +13,7 @@
 // Generic over the CPU: on this AVX-512 host A runs AVX2-or-lower while B
 // runs AVX-512; under a qemu model the top target is whatever the model
 // allows, and the expectation follows from the masks.
+#include "cpudispatch/testing.h"
 #include <atomic>
 #include <cstdint>
 #include <cstdio>

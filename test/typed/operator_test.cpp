@@ -3,6 +3,7 @@
 // run time winning over a cached conversion, the errors, the ISA target each
 // kernel runs, every compiled target of every kernel against the baseline,
 // and readers never blocked by registration (run under ThreadSanitizer).
+#include "cpudispatch/testing.h"
 #include <atomic>
 #include <complex>
 #include <cstdint>

@@ -1,6 +1,7 @@
 // Composite types (cpudispatch/types.hpp): fingerprints interned to one
 // typecode per type, from any thread; user rules, closed through chains,
 // taking part in an operator's ranking.
+#include "cpudispatch/operators.h"
 #include <atomic>
 #include <cstring>
 #include <string>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // ASIMD: a 2 x double fused multiply-add and across-vector adds (A64); compiled with the target's flags, never run
 #include <arm_neon.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // ASIMDDP: an unsigned byte dot product; compiled with the target's flags, never run
 #include <arm_neon.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // ASIMDFHM: a half-precision multiply-add long into single; compiled with the target's flags, never run
 #include <arm_neon.h>
 int main(int argc, char **argv) {

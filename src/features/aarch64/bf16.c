@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // BF16: a bfloat16 dot product (Advanced SIMD); compiled with the target's flags, never run.
 #include <arm_neon.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // I8MM: an 8-bit integer matrix multiply-accumulate (Advanced SIMD); compiled with the target's flags, never run.
 #include <arm_neon.h>
 int main(int argc, char **argv) {

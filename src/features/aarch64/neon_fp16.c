@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // NEON_FP16: a half <-> single precision conversion; compiled with the target's flags, never run
 #include <arm_neon.h>
 int main(int argc, char **argv) {

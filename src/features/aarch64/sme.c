@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SME: zero the ZA array in streaming mode (the ACLE's SME attributes);
 // compiled with the target's flags, never run.
 #include <arm_sme.h>

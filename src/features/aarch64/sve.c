@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SVE: a predicated multiply-add, a reduction, the vector length; compiled with the target's flags, never run
 #include <arm_sve.h>
 int main(int argc, char **argv) {

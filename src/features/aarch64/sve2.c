@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SVE2: a halving add and an absolute-difference-accumulate; compiled with the target's flags, never run
 #include <arm_sve.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SVE2_AES: one AES round on SVE2 vectors; compiled with the target's flags, never run.
 #include <arm_sve.h>
 int main(int argc, char **argv) {

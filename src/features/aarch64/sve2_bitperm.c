@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SVE2_BITPERM: bit extract under a mask (BEXT); compiled with the target's flags, never run.
 #include <arm_sve.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SVE_256: a fixed-length SVE type (only with -msve-vector-bits=256) in a struct, a predicated add, the constant lane count; compiled with the target's flags, never run
 #include <arm_sve.h>
 typedef svint32_t vec256 __attribute__((arm_sve_vector_bits(256)));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SVE_BF16: an SVE bfloat16 dot product; compiled with the target's flags, never run.
 #include <arm_sve.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SVE_I8MM: an SVE 8-bit integer matrix multiply-accumulate; compiled with the target's flags, never run.
 #include <arm_sve.h>
 int main(int argc, char **argv) {

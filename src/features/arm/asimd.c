@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // ASIMD: Armv8 Advanced SIMD in AArch32: round to nearest (VRINTN.F32) and IEEE 754-2008 maxNum (VMAXNM.F32), which
 // Armv7's NEON lacks; compiled with the target's flags, never run
 #include <arm_neon.h>

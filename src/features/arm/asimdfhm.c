@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // ASIMDFHM: a half-precision multiply-add long into single (VFMAL.F16); compiled with the target's flags, never run.
 // Clang 14 declares the FHM intrinsics for AArch64 only: it does not build this target.
 #include <arm_neon.h>

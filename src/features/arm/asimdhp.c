@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // ASIMDHP: half-precision vector arithmetic (VFMA.F16, VADD.F16); compiled with the target's flags, never run
 #include <arm_neon.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // NEON: a 4 x 32-bit integer multiply-accumulate (VMLA.I32, Advanced SIMD); compiled with the target's flags, never run
 #include <arm_neon.h>
 int main(int argc, char **argv) {

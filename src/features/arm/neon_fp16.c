@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // NEON_FP16: a 4 x single -> half precision conversion and back (VCVT.F16.F32 / VCVT.F32.F16 on NEON registers, the
 // half-precision extension); compiled with the target's flags, never run. GCC declares the half-precision vector
 // types only with -mfp16-format=ieee, which Clang rejects: without them the instructions themselves (%P: a D

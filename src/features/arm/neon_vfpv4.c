@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // NEON_VFPV4: a 4 x float fused multiply-add (VFMA.F32, VFPv4); compiled with the target's flags, never run
 #include <arm_neon.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # 32-bit arm feature table (Meson's cpu_family 'arm': Armv7-A and Armv8-A's
 # AArch32 state, hard-float, as Debian's armhf). Same format and key
 # meanings as x86_64/table.py (see its header comment). The names are

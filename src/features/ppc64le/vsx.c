@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // VSX: a 2 x double multiply-add; compiled with the target's flags, never run
 #include <altivec.h>
 int main(int argc, char **argv) {

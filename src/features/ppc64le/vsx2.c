@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // VSX2: a 64-bit integer add and a population count (POWER8); compiled with the target's flags, never run
 #include <altivec.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // VSX3: an absolute difference and a trailing-zero count (POWER9); compiled with the target's flags, never run
 #include <altivec.h>
 int main(int argc, char **argv) {

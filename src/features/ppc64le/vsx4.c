@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // VSX4: a vector modulo (POWER10); compiled with the target's flags, never run
 #include <altivec.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // RVV: vsetivli, load, add, store as inline asm (GCC 12 has no riscv_vector.h); compiled with the target's flags, never run
 int main(int argc, char **argv) {
   int in[4], out[4], i;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # riscv64 feature table. Same format and key meanings as
 # x86_64/table.py (see its header comment). Flags are
 # -march=rv64gc_<ext>: a target's are merged into one -march (rv64gc_v_zba).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // ZBB: a basic bit-manipulation instruction (andn); inline asm, as GCC 12 has no intrinsics for it;
 // compiled with the target's flags, never run.
 #if !defined(__riscv_zbb)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // ZBS: a single-bit instruction (bset); inline asm, as GCC 12 has no intrinsics for it;
 // compiled with the target's flags, never run.
 #if !defined(__riscv_zbs)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # s390x feature table. Same format and key meanings as
 # x86_64/table.py (see its header comment).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // VX: double-precision sqrt and abs, an integer maximum (z13); compiled with the target's flags, never run
 #include <vecintrin.h>
 int main(int argc, char **argv) {

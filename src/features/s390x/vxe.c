@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // VXE: single-precision vector arithmetic (z14); compiled with the target's flags, never run
 #include <vecintrin.h>
 int main(int argc, char **argv) {

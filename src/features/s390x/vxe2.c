@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // VXE2: an int -> float conversion and a shift-left-double by bits (z15); compiled with the target's flags, never run
 #include <vecintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // MMX: a 64-bit packed-byte add in the MMX registers; compiled with the target's flags, never run
 #include <mmintrin.h>
 int main(int argc, char **argv) {

@@ -1,9 +1,10 @@
+# SPDX-License-Identifier: MIT
 # x86 (32-bit: i686, Debian's i386; Meson's cpu_family 'x86') feature table.
 # Same format and key meanings as x86_64/table.py (see its header comment),
 # but its rows are x86_64's: a 32-bit program on an x86-64 CPU reads the
 # same CPUID, and the instructions, flags, intrinsic headers and detection
 # are the same. So the rows are not written twice (read_table in
-# tools/cpudispatch_tables.py):
+# src/build_side/cpudispatch_tables.py):
 #
 #   rows_from        the arch whose rows this table takes, all of them, in
 #                    their order (their interest), with their test programs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // ADX: an add with carry through ADCX/ADOX; compiled with the target's flags, never run.
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AES: one AES encryption round; compiled with the target's flags, never run
 #include <wmmintrin.h>
 int main(int argc, char **argv) {

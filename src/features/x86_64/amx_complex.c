@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AMX_COMPLEX: a complex float16 tile multiply; compiled with the target's flags, never run.
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AMX_FP16: a float16 tile dot product; compiled with the target's flags, never run.
 #include <immintrin.h>
 int main(int argc, char **argv) {

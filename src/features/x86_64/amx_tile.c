@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AMX_TILE: configure, zero and release the tiles; compiled with the target's flags, never run.
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // APX_F: code in one of the 16 new general registers (r16); compiled with
 // the target's flags, never run.
 #if !defined(__APX_F__)

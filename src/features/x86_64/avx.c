@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX: a 256-bit single-precision add; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX10_1: AVX10.1 is the Sapphire Rapids AVX-512 set (here a float16 add at
 // 512 bits), named by a version in CPUID leaf 0x24; compiled with the
 // target's flags, never run.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX10_2: an AVX10.2-only instruction (a 512-bit signed 8-bit dot
 // product); compiled with the target's flags, never run.
 #include <immintrin.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX2: a 256-bit integer absolute value; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

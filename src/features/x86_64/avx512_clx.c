@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512_CLX: the group: the VNNI dot product on 256-bit vectors (VL); compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

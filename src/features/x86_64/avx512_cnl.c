@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512_CNL: the group: a 256-bit byte permute (VBMI, VL), a 52-bit multiply-add; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

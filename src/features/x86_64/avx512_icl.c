@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512_ICL: the group: 16-bit popcount, GFNI, VAES, VPCLMULQDQ, concat-shift; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

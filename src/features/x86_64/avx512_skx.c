@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512_SKX: the group: masked 256-bit byte abs (VL, BW), 64-bit mullo (DQ), conflict (CD); compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512_SPR: the group: a bfloat16 dot product and half-precision arithmetic; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

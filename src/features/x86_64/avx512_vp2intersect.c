@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512_VP2INTERSECT: the pair of masks of equal elements; compiled with the target's flags, never run.
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512BITALG: a 512-bit per-byte population count; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

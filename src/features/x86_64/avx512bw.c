@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512BW: a 512-bit byte absolute value and a byte compare to a mask; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

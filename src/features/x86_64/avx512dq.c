@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512DQ: a 512-bit 64-bit multiply (low half); compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512F: a 512-bit integer absolute value and a reduction; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

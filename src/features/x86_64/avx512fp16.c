@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512FP16: a 512-bit half-precision fused multiply-add; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

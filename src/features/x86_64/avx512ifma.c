@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512IFMA: a 512-bit 52-bit integer multiply-add; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512VBMI: a 512-bit byte permute; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

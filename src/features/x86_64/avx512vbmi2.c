@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512VBMI2: a byte compress and a concatenate-and-shift; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

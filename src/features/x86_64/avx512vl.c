@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512VL: an AVX-512 rotate on a 256-bit vector; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

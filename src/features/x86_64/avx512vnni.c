@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512VNNI: a 512-bit unsigned-by-signed byte dot product; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

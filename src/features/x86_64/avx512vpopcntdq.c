@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX512VPOPCNTDQ: a 512-bit per-qword population count; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX_IFMA: the VEX-encoded 52-bit multiply-add; compiled with the target's flags, never run.
 #include <immintrin.h>
 int main(int argc, char **argv) {

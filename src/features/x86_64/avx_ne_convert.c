@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX_NE_CONVERT: float32 to bfloat16 without exceptions; compiled with the target's flags, never run.
 #include <immintrin.h>
 int main(int argc, char **argv) {

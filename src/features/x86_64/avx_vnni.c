@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX_VNNI: the VEX-encoded 8-bit dot product (no AVX-512); compiled with the target's flags, never run.
 #include <immintrin.h>
 int main(int argc, char **argv) {

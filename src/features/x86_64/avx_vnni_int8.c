@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // AVX_VNNI_INT8: signed-by-signed 8-bit dot product; compiled with the target's flags, never run.
 #include <immintrin.h>
 int main(int argc, char **argv) {

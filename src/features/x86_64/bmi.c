@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // BMI: tzcnt and andn; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

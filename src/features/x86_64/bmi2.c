@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // BMI2: pext and bzhi; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // CMPCCXADD: compare, and add if the condition holds, atomically; compiled with the target's flags, never run.
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // CX16: -mcx16 enables the inline 16-byte compare-and-swap; compiled with the target's flags, never run
 #if !defined(__GCC_HAVE_SYNC_COMPARE_AND_SWAP_16)
 #error "-mcx16 did not enable 16-byte compare-and-swap"

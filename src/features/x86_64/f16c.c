@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // F16C: a half <-> single precision conversion; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // FMA3: a 256-bit fused multiply-add; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // FMA4: an AMD four-operand 256-bit multiply-add; compiled with the target's flags, never run
 #include <x86intrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // GFNI: a GF(2^8) byte multiply; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // MOVBE: a big-endian store and load; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

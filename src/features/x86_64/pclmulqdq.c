@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // PCLMULQDQ: a carry-less 64-bit multiply; compiled with the target's flags, never run
 #include <wmmintrin.h>
 int main(int argc, char **argv) {

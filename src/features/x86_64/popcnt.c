@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // POPCNT: the 64- and 32-bit population counts; compiled with the target's flags, never run
 #include <popcntintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // RDRND: one hardware random number; compiled with the target's flags, never run.
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // RDSEED: one seed from the entropy source; compiled with the target's flags, never run.
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SHA: two SHA-256 rounds (SHA-NI); compiled with the target's flags, never run.
 #include <immintrin.h>
 int main(int argc, char **argv) {

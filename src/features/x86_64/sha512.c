@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SHA512: a SHA-512 message schedule step (VEX, 256-bit); compiled with the target's flags, never run.
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SM3: an SM3 message expansion step (VEX, 128-bit); compiled with the target's flags, never run.
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SM4: four SM4 key-expansion rounds (VEX, 256-bit); compiled with the target's flags, never run.
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SSE: a 128-bit single-precision add; compiled with the target's flags, never run
 #include <xmmintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SSE2: a 128-bit 64-bit-integer add; compiled with the target's flags, never run
 #include <emmintrin.h>
 int main(int argc, char **argv) {

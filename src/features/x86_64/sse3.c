@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SSE3: a horizontal single-precision add; compiled with the target's flags, never run
 #include <pmmintrin.h>
 int main(int argc, char **argv) {

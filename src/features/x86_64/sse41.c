@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SSE41: a 32-bit signed maximum and a lane extract; compiled with the target's flags, never run
 #include <smmintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SSE42: a 64-bit compare-greater and a CRC32 step; compiled with the target's flags, never run
 #include <nmmintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // SSSE3: a byte shuffle and a byte absolute value; compiled with the target's flags, never run
 #include <tmmintrin.h>
 int main(int argc, char **argv) {

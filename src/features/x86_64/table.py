@@ -1,6 +1,7 @@
+# SPDX-License-Identifier: MIT
 # x86_64 feature table: the single source of truth for this arch.
 #
-# A Python literal, read with ast.literal_eval (tools/cpudispatch_tables.py,
+# A Python literal, read with ast.literal_eval (src/build_side/cpudispatch_tables.py,
 # which also checks it); the arch is this folder's name. Every other artefact
 # (option parsing, compiler validation, the generated C headers, run-time
 # detection, docs tables) is derived from it.
@@ -48,7 +49,7 @@
   'native': ['-march=native'],
   # What the arch's code runs on without any feature flag: cpudispatch's own
   # runtime is compiled with these last (plus -mno-<flag> for every feature
-  # above 'min', derived in tools/cpudispatch_tables.py), so a global
+  # above 'min', derived in src/build_side/cpudispatch_tables.py), so a global
   # -march/-mavx2 never reaches the code that runs before the start-up check
   # (test/floor/). -march= resets an earlier -march= but not an explicit -mX;
   # -mno-tbm: the one extension outside the rows that GCC and Clang use

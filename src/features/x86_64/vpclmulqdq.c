@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // VPCLMULQDQ: a carry-less multiply on 256-bit vectors; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // X86_V2: the x86-64-v2 group: POPCNT, CRC32, 16-byte compare-and-swap; compiled with the target's flags, never run
 #include <nmmintrin.h>
 int main(int argc, char **argv) {

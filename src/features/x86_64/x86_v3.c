@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // X86_V3: the x86-64-v3 group: FMA, 256-bit integer ops, pext, lzcnt; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

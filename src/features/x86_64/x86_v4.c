@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // X86_V4: the x86-64-v4 group: a masked 256-bit byte op and pdep; compiled with the target's flags, never run
 #include <immintrin.h>
 int main(int argc, char **argv) {

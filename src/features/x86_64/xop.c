@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // XOP: an AMD XOP unsigned compare; compiled with the target's flags, never run
 #include <x86intrin.h>
 int main(int argc, char **argv) {

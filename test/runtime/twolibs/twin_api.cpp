@@ -1,5 +1,6 @@
 // The one exported function of each twin library: calls its own dispatched
 // cpud_twin (hidden), and can mask features inside its own runtime copy.
+#include "cpudispatch/testing.h"
 #include TWIN_HEADER
 #include "cpudispatch/dispatch.hpp"
 

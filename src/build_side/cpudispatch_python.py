@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs one of cpudispatch's scripts on the Python that runs Meson.
 
 meson.build finds this file with find_program() (cpud_python), and every
@@ -10,7 +11,7 @@ generator), at build time (the check) and at install time, goes through it:
 
 in this same process (no second interpreter starts).
 
-This file has no execute bit, on purpose (tools/cpudispatch_configure.py
+This file has no execute bit, on purpose (src/build_side/cpudispatch_configure.py
 warns when it has one). Meson, from 1.0.1 to 1.12 at least, runs a script it
 finds that is not executable through the interpreter named by its first line,
 and for `python3` it puts the Python running Meson in its place (Meson's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Who a build of cpudispatch belongs to: the project whose meson.build
 calls project() at the top of the build (the library or program a user
 builds), its name and version, and what is derived from them so that

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Installs files configure wrote (the generated headers), run by `meson
 install` (include/meson.build). No build target makes them, and naming a
 build-directory file by its path in install_data() is deprecated (an error

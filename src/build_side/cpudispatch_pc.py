@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Install script (meson.add_install_script, tag devel): the pkg-config
 files the build installs give their consumers none of cpudispatch's
 machine flags.

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """cpudispatch's configure step, run once by src/config/meson.build.
 
-Reads the feature tables into the build's model (tools/cpudispatch_model.py),
+Reads the feature tables into the build's model (src/build_side/cpudispatch_model.py),
 resolves the options cpu-baseline / cpu-dispatch / allow-broken-compilers
-(tools/cpudispatch_grammar.py), runs the compiler checks
-(tools/cpudispatch_probe.py: batched, cached in the build directory), and
+(src/build_side/cpudispatch_grammar.py), runs the compiler checks
+(src/build_side/cpudispatch_probe.py: batched, cached in the build directory), and
 writes the generated files under --build-root: include/cpudispatch_config.h
 and include/cpudispatch_features.h (from the templates beside them),
 include/cpudispatch_targets.txt (the model, for gen and check) and, in
@@ -30,7 +31,7 @@ reconfigure (docs/performance.md).
       [--demo SOURCE OUT_DIR WANTED]  the demo's dispatch source: its header
                                       written to OUT_DIR and its words listed
                                       (demo-words), as the loop's generator
-                                      (tools/cpudispatch_gen.py) would, in
+                                      (src/build_side/cpudispatch_gen.py) would, in
                                       this run; recorded for cpudispatch-run
                                       in the main project only
 
@@ -41,7 +42,7 @@ option), and `list NAME ITEMS` for the variables the build uses (flags,
 summaries, files to watch), ITEMS joined by the unit separator (0x1f).
 --out-dir holds the compiler checks' cache. --main-source-root is the
 top-level project's folder (meson.global_source_root()): whose build this
-is (tools/cpudispatch_project.py); --version is cpudispatch's.
+is (src/build_side/cpudispatch_project.py); --version is cpudispatch's.
 """
 import concurrent.futures
 import os
@@ -50,7 +51,7 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # nothing written next to the scripts
-import cpudispatch_probe as probe  # noqa: E402  (tools/)
+import cpudispatch_probe as probe  # noqa: E402  (src/build_side/)
 import cpudispatch_project as project  # noqa: E402
 import cpudispatch_grammar as grammar  # noqa: E402
 from cpudispatch_model import Model, write_if_changed  # noqa: E402
@@ -160,10 +161,10 @@ def loader_level(arch, baseline, levels):
 
 
 def launcher_check(src, out):
-    """tools/cpudispatch_python.py must have no execute bit: Meson runs a
+    """src/build_side/cpudispatch_python.py must have no execute bit: Meson runs a
     found script without one on its own Python, and one with it through
     its first line, /usr/bin/env python3: whatever PATH finds."""
-    path = os.path.join(src, 'tools', 'cpudispatch_python.py')
+    path = os.path.join(src, 'src', 'build_side', 'cpudispatch_python.py')
     try:
         executable = os.stat(path).st_mode & 0o111
     except OSError:
@@ -214,7 +215,7 @@ def configure(a, out):
                                  '(case-insensitive)' % (tok, allow_raw, arch.arch,
                                                          ' '.join(names) if names else '(none)'))
 
-    # --- compiler checks, batched (tools/cpudispatch_probe.py) -----------------
+    # --- compiler checks, batched (src/build_side/cpudispatch_probe.py) -----------------
     table = arch
     o = {'cache': os.path.join(a['out_dir'], 'compiler-checks.json'), 'jobs': os.cpu_count() or 2,
          'compiler': a['compiler'], 'args': a['args'],

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Build-time check of the libraries a dispatch loop produced, and the one
 archive a program links them through.
 
@@ -62,8 +63,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # nothing written next to the scripts
-import cpudispatch_grammar as grammar  # noqa: E402  (tools/cpudispatch_grammar.py)
-from cpudispatch_model import Model  # noqa: E402  (tools/cpudispatch_model.py)
+import cpudispatch_grammar as grammar  # noqa: E402  (src/build_side/cpudispatch_grammar.py)
+from cpudispatch_model import Model  # noqa: E402  (src/build_side/cpudispatch_model.py)
 
 BAD = ('.init_array', '.ctors', '.preinit_array')
 # COFF: every section the C runtime runs entries of at start-up (or at

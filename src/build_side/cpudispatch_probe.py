@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Configure-time compiler checks for src/config and src/runtime, batched.
 
 Meson runs one compiler process per cc.compiles() / has_multi_arguments(),
@@ -28,7 +29,7 @@ Prints one line per request: KEY, a tab, then the names whose expression
 holds in any of the languages (--macros), the flags (--flags, --subset),
 yes|no|rejected (--test: rejected when the compiler refuses the flags
 themselves) or yes|no (--accepts). Flags merge as the build's model merges
-a target's (tools/cpudispatch_model.py). The test programs are first compiled together, as one
+a target's (src/build_side/cpudispatch_model.py). The test programs are first compiled together, as one
 unit with the union of their flags; only if that fails (or with --strict)
 each alone. A check means what Meson's means:
 the same compiler command, `-O0` (and for Clang the -Werror options Meson
@@ -45,7 +46,7 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # nothing written next to the scripts
-from cpudispatch_model import Model  # noqa: E402  (tools/cpudispatch_model.py)
+from cpudispatch_model import Model  # noqa: E402  (src/build_side/cpudispatch_model.py)
 
 EXT = {'c': '.c', 'cpp': '.cpp'}
 # What Meson's checks add before the external arguments (mesonbuild

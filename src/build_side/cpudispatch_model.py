@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What one build of cpudispatch knows: the host arch's feature table and
 what is derived from it, plus what configure resolved (the baseline, the
 dispatch targets and their flags).
@@ -7,7 +8,7 @@ run after it: configure makes it from the tables (Model.from_tables),
 resolves the options into it and writes it as cpudispatch_targets.txt
 (Model.text); cpudispatch_gen.py and cpudispatch_check.py read it back
 (Model.load). So those tools hold no feature data of their own. The rules
-of feature lists and target names over a Model are tools/cpudispatch_grammar.py.
+of feature lists and target names over a Model are src/build_side/cpudispatch_grammar.py.
 """
 import os
 
@@ -32,7 +33,7 @@ def write_if_changed(path, text):
 class Model:
     def __init__(self):
         """Empty: no feature (the caller may fill flags and ext_sep, as
-        tools/cpudispatch_probe.py does for its flag merge)."""
+        src/build_side/cpudispatch_probe.py does for its flag merge)."""
         self.arch = ''
         self.disabled = False    # disable-optimization
         self.namespace = ''      # the build's namespace (cpudispatch/namespace.h)
@@ -124,7 +125,7 @@ class Model:
 
     # --- cpudispatch_targets.txt ------------------------------------------------
     def text(self):
-        t = ['# cpudispatch resolved configuration, read by tools/cpudispatch_gen.py',
+        t = ['# cpudispatch resolved configuration, read by src/build_side/cpudispatch_gen.py',
              'arch %s' % self.arch,
              'disable-optimization %d' % self.disabled,
              'namespace %s' % self.namespace,

@@ -1,5 +1,6 @@
+# SPDX-License-Identifier: MIT
 """Feature lists and target names, over a build's Model
-(tools/cpudispatch_model.py): the one Python reading of the grammar of
+(src/build_side/cpudispatch_model.py): the one Python reading of the grammar of
 docs/options.md ("Feature lists"), used by configure (the options), gen (a
 dispatch source's list) and check (a library's target). The C++ reading of
 the same grammar is src/runtime's; test/grammar/cases.txt runs both.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The feature tables, src/features/<arch>/table.py, read and checked.
 
 Each table is a Python literal (a dict: see x86_64/table.py's header for
@@ -5,7 +6,7 @@ its keys), read with ast.literal_eval: data, never run. The arch is its
 folder's name, and the arches are the folders that hold a table. check()
 holds every rule a table must follow: all tables are checked on every
 configure, so a broken row of any arch fails CI on x86_64 too. What a
-build derives from them is tools/cpudispatch_model.py.
+build derives from them is src/build_side/cpudispatch_model.py.
 """
 import ast
 import os

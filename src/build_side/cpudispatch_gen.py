@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Resolve the targets of a loop's dispatch sources, write each source's
 dispatch header, and print what each target's library is compiled with: one
 run for all the sources of the loop.
@@ -14,7 +15,7 @@ Each SOURCE is a dispatch source's path as the loop names it (relative to
 the calling meson.build's folder); its file name up to the first dot, NAME,
 is the source's name (sum for src/sum.dispatch.c). WANTED is its target
 list, e.g. "baseline SSE42 AVX512F AVX2+FMA3": the grammar of
-tools/cpudispatch_grammar.py (names of other arches are ignored, so one list
+src/build_side/cpudispatch_grammar.py (names of other arches are ignored, so one list
 serves every arch).
 
 Writes NAME.dispatch.h, the C/C++ header that declares and calls the
@@ -57,7 +58,7 @@ import re
 import sys
 
 sys.dont_write_bytecode = True  # nothing written next to the scripts
-import cpudispatch_grammar as grammar  # noqa: E402  (tools/)
+import cpudispatch_grammar as grammar  # noqa: E402  (src/build_side/)
 import cpudispatch_project as project  # noqa: E402
 from cpudispatch_model import Model, write_if_changed  # noqa: E402
 
@@ -73,6 +74,14 @@ MOVED = ('cpudispatch 0.3 runs the generator once for all of a loop\'s dispatch 
          '`kernel_gen += [src, want]` alone inside, then one `r = run_command(kernel_gen, check: false)` and '
          '`foreach t : r.stdout().split()`, whose static_library() takes its source as `t.split(\':\')[2]` '
          '(NEWS.md, 0.3.0)')
+# cpudispatch 0.1's loop: cpudispatch_gen with --list, --header or --flags
+# per source and target, and the cpudispatch_targets dictionary.
+MOVED_01 = ('cpudispatch 0.2 replaced the loop of cpudispatch_gen --list/--header/--flags and '
+            'cpudispatch_targets with the block of docs/quickstart.md: `cpud = '
+            'subproject(\'cpudispatch\').get_variable(\'cpudispatch\')`, `kernel_gen = cpud[\'generate\']`, '
+            'then `foreach src, want : {...}` with `kernel_gen += [src, want]` alone inside, one '
+            '`r = run_command(kernel_gen, check: false)`, and `foreach t : r.stdout().split()` making '
+            '`static_library(t.split(\':\')[0], t.split(\':\')[2], ...)` (NEWS.md, 0.2.0 and 0.3.0)')
 
 
 def shown(msg):
@@ -478,6 +487,8 @@ def parse(argv):
         elif a == '--':
             o['pos'] += argv[i + 1:]
             break
+        elif a in ('--list', '--header', '--flags'):
+            fail(MOVED_01)
         elif a.startswith('--'):
             fail('unknown argument "%s"; %s' % (a, usage))
         else:
