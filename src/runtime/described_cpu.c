@@ -14,7 +14,7 @@ cpud_mask cpud_detect_cpu(const cpud_cpu_report *cpu) {
 }
 
 void cpud_assume_cpu(const cpud_cpu_report *cpu) {
-  (void)cpud__init();
+  (void)cpud_usable_mask();
   const cpud_mask detected = cpud_detect_cpu(cpu);
   cpud__env_outcome o;
   cpud__apply_env(detected, &o);

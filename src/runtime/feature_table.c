@@ -86,9 +86,16 @@ void cpud__mask_names(cpud_mask mask, char *buf, size_t cap) {
  * implies. */
 cpud_mask cpud__close_over_implied(cpud_mask raw) {
   cpud_mask out = cpud_mask_none();
-  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id) {
-    if (!cpud_mask_has(raw, id)) continue;
-    if (cpud__mask_empty(cpud_mask_andnot(cpud__implied_sets[id], raw))) out = cpud_mask_with(out, id);
+  /* Word by word, so that each word of the result stays in a register (a
+   * bit set at a computed word index goes through memory every time). */
+  for (int i = 0; i < CPUD_MASK_WORDS; ++i) {
+    uint64_t w = 0;
+    for (int b = 0; b < 64; ++b) {
+      const int id = 64 * i + b;
+      if (id < 1 || id > CPUD_FEATURE_COUNT || !((raw.w[i] >> b) & 1u)) continue;
+      if (cpud__mask_empty(cpud_mask_andnot(cpud__implied_sets[id], raw))) w |= (uint64_t)1 << b;
+    }
+    out.w[i] = w;
   }
   return out;
 }

@@ -17,7 +17,7 @@ static int skip_asked(void) {
 int cpud_host_init(char *msg, size_t cap) {
   cpud__claim_env_errors();
   if (msg && cap) msg[0] = 0;
-  (void)cpud__init(); /* detection and the variables, once */
+  (void)cpud_usable_mask(); /* detection and the variables, once */
   if (cpud__env_failure(msg, cap)) return CPUD_EXIT_ENV;
   if (skip_asked()) return 0;
   char base[1536];
@@ -33,7 +33,7 @@ int cpud_library_init(char *msg, size_t cap) {
   /* Detection and the variables, once; a bad variable is printed there
    * (unclaimed) and leaves the baseline builds: not an error of the
    * library's. */
-  (void)cpud__init();
+  (void)cpud_usable_mask();
   if (skip_asked()) return 0;
   char base[1536];
   if (cpud__check_baseline_of(1, base, sizeof base)) {

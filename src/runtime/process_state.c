@@ -35,19 +35,16 @@ static cpud_mask g_base;     /* closed: the env outcome, or cpud_set_usable_mask
 static cpud_mask g_disabled; /* cpud_set_disabled_features */
 static cpud_mask g_process;  /* closed: g_base without the disabled features (and what implies them) */
 static int g_restricted = 0; /* threads whose allowed set is not everything */
-static int g_ready = 0;
-static unsigned g_epoch = 0; /* bumped by every change (dispatch.hpp re-checks it) */
-static unsigned g_seq = 0;   /* odd while cpud__usable's words are being written */
+int cpud__state_ready = 0;
+unsigned cpud__state_epoch = 0; /* bumped by every change (dispatch.hpp re-checks it) */
+unsigned cpud__state_seq = 0;   /* odd while cpud__usable's words are being written */
 
-/* The calling thread's allowed set and its usable set for one process set.
- * initial-exec: no __tls_get_addr call (a dynamic-loader symbol, not
- * libc's) and a cheaper access on every guarded call; these few words fit
- * the static TLS glibc keeps for libraries loaded with dlopen. */
-#define CPUD_TLS __thread __attribute__((tls_model("initial-exec")))
-static CPUD_TLS int t_restricted = 0; /* t_allowed is not everything */
-static CPUD_TLS cpud_mask t_allowed;
-static CPUD_TLS unsigned t_seen = 0; /* the epoch t_mask is for, plus 1; 0: none yet */
-static CPUD_TLS cpud_mask t_mask;
+/* The calling thread's allowed set and its usable set for one process set
+ * (process_state.h: CPUD__TLS). */
+CPUD__TLS int cpud__t_restricted = 0; /* t_allowed is not everything */
+static CPUD__TLS cpud_mask t_allowed;
+CPUD__TLS unsigned cpud__t_seen = 0; /* the epoch cpud__t_mask is for, plus 1; 0: none yet */
+CPUD__TLS cpud_mask cpud__t_mask;
 
 static void lock(void) {
   while (__atomic_exchange_n(&g_lock, 1, __ATOMIC_ACQUIRE))
@@ -55,17 +52,6 @@ static void lock(void) {
     }
 }
 static void unlock(void) { __atomic_store_n(&g_lock, 0, __ATOMIC_RELEASE); }
-
-/* A consistent copy of cpud__usable's words (bit 0 included). */
-static cpud_mask read_usable(void) {
-  cpud_mask m;
-  for (;;) {
-    const unsigned s1 = __atomic_load_n(&g_seq, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < CPUD_MASK_WORDS; ++i) m.w[i] = __atomic_load_n(&cpud__usable[i], __ATOMIC_ACQUIRE);
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (!(s1 & 1u) && __atomic_load_n(&g_seq, __ATOMIC_RELAXED) == s1) return m;
-  }
-}
 
 /* Under the lock: publish the process set, bump the epoch, then make every
  * registered function select again on its next call. A function that is
@@ -77,28 +63,26 @@ static void publish_locked(void) {
    * assumed CPU brought in (cpud__startup_wanted() is closed over
    * implications). */
   g_process = cpud__close_over_implied(cpud_mask_and(cpud_mask_andnot(g_base, g_disabled), cpud__startup_wanted()));
-  __atomic_add_fetch(&g_seq, 1, __ATOMIC_SEQ_CST);
+  __atomic_add_fetch(&cpud__state_seq, 1, __ATOMIC_SEQ_CST);
   for (int i = CPUD_MASK_WORDS - 1; i >= 0; --i) {
     /* Word 0 last: its licence bit is what the inline fast path reads first. */
     const uint64_t w = g_process.w[i] | (i == 0 && !g_restricted ? 1u : 0u);
     __atomic_store_n(&cpud__usable[i], w, __ATOMIC_SEQ_CST);
   }
-  __atomic_add_fetch(&g_seq, 1, __ATOMIC_SEQ_CST);
-  __atomic_add_fetch(&g_epoch, 1, __ATOMIC_SEQ_CST);
+  __atomic_add_fetch(&cpud__state_seq, 1, __ATOMIC_SEQ_CST);
+  __atomic_add_fetch(&cpud__state_epoch, 1, __ATOMIC_SEQ_CST);
   for (const cpud_function *f = cpud_functions(); f; f = f->next) f->reset();
 }
 
-int cpud__state_ready(void) { return __atomic_load_n(&g_ready, __ATOMIC_ACQUIRE); }
-
 int cpud__publish_initial(cpud_mask detected, cpud_mask usable, int complete) {
   lock();
-  const int first = !g_ready;
+  const int first = !cpud__state_ready;
   if (first) {
     g_detected = detected;
     g_complete = complete;
     g_base = usable;
     publish_locked();
-    __atomic_store_n(&g_ready, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&cpud__state_ready, 1, __ATOMIC_RELEASE);
   }
   unlock();
   return first;
@@ -129,20 +113,11 @@ cpud_mask cpud__state_complete_detected(cpud_mask all) {
   return d;
 }
 
-cpud_mask cpud__state_usable_for_thread(void) {
-  /* The epoch before the set: a change in between only costs a recompute. */
-  const unsigned epoch = __atomic_load_n(&g_epoch, __ATOMIC_SEQ_CST);
-  cpud_mask m = read_usable();
-  const int shared = (int)(m.w[0] & 1u);
-  m.w[0] &= ~(uint64_t)1;
-  if (shared || !t_restricted) return m;
-  /* This thread's set for the current process set, computed once per change. */
-  if (t_seen != epoch + 1) {
-    const cpud_mask base = cpud_baseline_mask();
-    t_mask = cpud_mask_or(cpud__close_over_implied(cpud_mask_and(m, cpud_mask_or(t_allowed, base))), base);
-    t_seen = epoch + 1;
-  }
-  return t_mask;
+cpud_mask cpud__state_thread_mask(cpud_mask process, unsigned epoch) {
+  const cpud_mask base = cpud_baseline_mask();
+  cpud__t_mask = cpud_mask_or(cpud__close_over_implied(cpud_mask_and(process, cpud_mask_or(t_allowed, base))), base);
+  cpud__t_seen = epoch + 1;
+  return cpud__t_mask;
 }
 
 cpud_mask cpud__state_process(void) {
@@ -152,12 +127,12 @@ cpud_mask cpud__state_process(void) {
   return p;
 }
 
-unsigned cpud__epoch(void) { return __atomic_load_n(&g_epoch, __ATOMIC_SEQ_CST); }
+unsigned cpud__epoch(void) { return __atomic_load_n(&cpud__state_epoch, __ATOMIC_SEQ_CST); }
 
 void cpud__state_reselect(cpud_function *f) {
   cpud__register(f);
   lock();
-  __atomic_add_fetch(&g_epoch, 1, __ATOMIC_SEQ_CST);
+  __atomic_add_fetch(&cpud__state_epoch, 1, __ATOMIC_SEQ_CST);
   f->reset();
   unlock();
 }
@@ -189,17 +164,17 @@ void cpud__state_set_disabled(cpud_mask features) {
   unlock();
 }
 
-cpud_mask cpud_thread_allowed(void) { return t_restricted ? t_allowed : cpud_mask_all(); }
+cpud_mask cpud_thread_allowed(void) { return cpud__t_restricted ? t_allowed : cpud_mask_all(); }
 
 cpud_mask cpud__state_set_thread_allowed(cpud_mask allowed) {
   const cpud_mask every = cpud__every_feature();
   /* Bits of no feature restrict nothing. */
   const cpud_mask a = cpud_mask_or(allowed, cpud_mask_andnot(cpud_mask_all(), every));
   const cpud_mask prev = cpud_thread_allowed();
-  const int was = t_restricted != 0, now = !cpud__mask_empty(cpud_mask_andnot(every, a));
+  const int was = cpud__t_restricted != 0, now = !cpud__mask_empty(cpud_mask_andnot(every, a));
   t_allowed = a;
-  t_restricted = now;
-  t_seen = 0;
+  cpud__t_restricted = now;
+  cpud__t_seen = 0;
   if (was != now) {
     lock();
     g_restricted += now ? 1 : -1;

@@ -9,8 +9,6 @@
 
 #include "cpudispatch/functions.h"
 
-/* 1 once start-up published its sets. */
-CPUD_HIDDEN int cpud__state_ready(void);
 /* Start-up, once the env masks are read: the first caller publishes the
  * detected features and the usable set, later ones (racing initialisers)
  * change nothing. 1 for the first. `detected` covers
@@ -24,9 +22,42 @@ CPUD_HIDDEN cpud_mask cpud__state_detected(int *complete);
  * `all` (every row read); an assumed CPU that replaced it meanwhile stays.
  * Returns the detected set. */
 CPUD_HIDDEN cpud_mask cpud__state_complete_detected(cpud_mask all);
-/* The calling thread's usable set: the process's, restricted by the
- * thread's allowed set. */
-CPUD_HIDDEN cpud_mask cpud__state_usable_for_thread(void);
+/* What the slow path of every query reads, inline below so that a guarded
+ * call costs one call into the runtime (cpud__usable_slow), as before the
+ * state had a file of its own. initial-exec TLS: no __tls_get_addr call
+ * (a dynamic-loader symbol, not libc's) and a cheaper access on every
+ * guarded call; these few words fit the static TLS glibc keeps for
+ * libraries loaded with dlopen. */
+#define CPUD__TLS __thread __attribute__((tls_model("initial-exec")))
+CPUD_HIDDEN extern int cpud__state_ready;      /* 1 once start-up published */
+CPUD_HIDDEN extern unsigned cpud__state_epoch; /* bumped by every change */
+CPUD_HIDDEN extern unsigned cpud__state_seq;   /* odd while cpud__usable is written */
+CPUD_HIDDEN extern CPUD__TLS int cpud__t_restricted;
+CPUD_HIDDEN extern CPUD__TLS unsigned cpud__t_seen; /* the epoch cpud__t_mask is for, plus 1 */
+CPUD_HIDDEN extern CPUD__TLS cpud_mask cpud__t_mask;
+/* Computes and keeps the calling thread's set for a process set. */
+CPUD_HIDDEN cpud_mask cpud__state_thread_mask(cpud_mask process, unsigned epoch);
+
+/* The calling thread's usable set in *out (the process's, restricted by
+ * the thread's allowed set) and 1, once start-up published; else 0. */
+static inline int cpud__state_usable_for_thread(cpud_mask *out) {
+  if (!__atomic_load_n(&cpud__state_ready, __ATOMIC_ACQUIRE)) return 0;
+  /* The epoch before the set: a change in between only costs a recompute. */
+  const unsigned epoch = __atomic_load_n(&cpud__state_epoch, __ATOMIC_SEQ_CST);
+  cpud_mask m;
+  for (;;) { /* a consistent copy of every word, under the sequence count */
+    const unsigned s1 = __atomic_load_n(&cpud__state_seq, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < CPUD_MASK_WORDS; ++i) m.w[i] = __atomic_load_n(&cpud__usable[i], __ATOMIC_ACQUIRE);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (!(s1 & 1u) && __atomic_load_n(&cpud__state_seq, __ATOMIC_RELAXED) == s1) break;
+  }
+  const int shared = (int)(m.w[0] & 1u);
+  m.w[0] &= ~(uint64_t)1;
+  if (shared || !cpud__t_restricted) *out = m;
+  else if (cpud__t_seen == epoch + 1) *out = cpud__t_mask;
+  else *out = cpud__state_thread_mask(m, epoch); /* once per change */
+  return 1;
+}
 /* The process's usable set (no thread's restriction). */
 CPUD_HIDDEN cpud_mask cpud__state_process(void);
 /* Makes mask & detected (and the baseline) the base set; returns the

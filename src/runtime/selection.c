@@ -12,7 +12,7 @@
 /* Start-up read only the features the build can use; the first question
  * about the others reads every row (outside the lock: CPUID, a syscall). */
 cpud_mask cpud_detected_mask(void) {
-  (void)cpud__init();
+  (void)cpud_usable_mask();
   int complete = 0;
   const cpud_mask d = cpud__state_detected(&complete);
   if (complete) return d;
@@ -20,27 +20,27 @@ cpud_mask cpud_detected_mask(void) {
 }
 
 cpud_mask cpud__process_mask(void) {
-  (void)cpud__init();
+  (void)cpud_usable_mask();
   return cpud__state_process();
 }
 
 void cpud__reselect(cpud_function *f) {
-  (void)cpud__init();
+  (void)cpud_usable_mask();
   cpud__state_reselect(f);
 }
 
 cpud_mask cpud_set_usable_mask(cpud_mask mask) {
-  (void)cpud__init();
+  (void)cpud_usable_mask();
   return cpud__state_set_base(mask);
 }
 
 cpud_mask cpud_disabled_features(void) {
-  (void)cpud__init();
+  (void)cpud_usable_mask();
   return cpud__state_disabled();
 }
 
 int cpud_set_disabled_features(cpud_mask features) {
-  (void)cpud__init();
+  (void)cpud_usable_mask();
   const cpud_mask f = cpud_mask_and(features, cpud__every_feature());
   if (!cpud__mask_empty(cpud_mask_and(f, cpud_baseline_mask()))) return -1;
   cpud__state_set_disabled(f);
@@ -48,6 +48,6 @@ int cpud_set_disabled_features(cpud_mask features) {
 }
 
 cpud_mask cpud_set_thread_allowed(cpud_mask allowed) {
-  (void)cpud__init();
+  (void)cpud_usable_mask();
   return cpud__state_set_thread_allowed(allowed);
 }

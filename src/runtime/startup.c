@@ -105,7 +105,7 @@ void cpud__print_warnings(const char *w) {
   }
 }
 
-static cpud_mask initialise(void) {
+static void initialise(void) {
   /* Only what this build can use: its baseline and dispatch targets. An
    * ENABLE variable may name any feature the CPU has, so with one set every
    * row is read, and "cannot enable X" is never said of a CPU that has X. */
@@ -120,12 +120,19 @@ static cpud_mask initialise(void) {
     if (o.warning[0] && cpud__first_to_print(o.warning)) cpud__print_warnings(o.warning);
     warn_old_variables();
   }
-  return cpud__state_usable_for_thread();
 }
 
-cpud_mask cpud__init(void) { return cpud__state_ready() ? cpud__state_usable_for_thread() : initialise(); }
+/* The inline fast path's other branch: one call down once initialised. */
+cpud_mask cpud__usable_slow(void) {
+  cpud_mask m;
+  if (!cpud__state_usable_for_thread(&m)) {
+    initialise();
+    (void)cpud__state_usable_for_thread(&m);
+  }
+  return m;
+}
 
-cpud_mask cpud__usable_slow(void) { return cpud__init(); }
+cpud_mask cpud__init(void) { return cpud__usable_slow(); }
 
 int cpud__have_slow(int feature) { return cpud_mask_has(cpud__usable_slow(), feature); }
 
