@@ -6,9 +6,9 @@ the library defines must be defined in a lower layer. Read with nm; the
 layers are src/runtime/meson.build's cpud_runtime_layers, bottom first.
 
 Control: an object of the bottom layer made to call start-up (layer 5)
-in the same library must be reported; that object is compiled with the
-runtime's own command from the build's compile_commands.json and merged
-into the real one (cc -r).
+in the same library must be reported: an object compiled with that file's
+own command from the build's compile_commands.json, calling it, is read as
+part of that file's object.
 
 Usage: layers.py NM LIBRARY BUILD_ROOT LAYER [LAYER ...]
   each LAYER a comma-separated list of the layer's source file names."""
@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -97,13 +98,12 @@ def control_rows(nm, rows, build_root):
         fh.write('#include "cpudispatch/cpudispatch.h"\n'
                  'void cpud__layer_control(void);\n'
                  'void cpud__layer_control(void) { (void)%s(); }\n' % CONTROL_CALLEE)
-    up, merged = os.path.join(tmp, 'upward.o'), os.path.join(tmp, 'merged.o')
-    real = os.path.join(build_root, entry['output'])
+    up = os.path.join(tmp, 'upward.o')
     subprocess.run(keep + ['-c', src, '-o', up], cwd=entry['directory'], check=True)
-    subprocess.run([keep[0], '-r', '-nostdlib', real, up, '-o', merged], cwd=entry['directory'], check=True)
     member = os.path.basename(entry['output'])
-    extra = [(member, k, s) for _, k, s in nm_rows(nm, merged)]
-    return [r for r in rows if r[0] != member] + extra
+    extra = [(member, k, s) for _, k, s in nm_rows(nm, up)]
+    shutil.rmtree(tmp)
+    return rows + extra
 
 
 def main():

@@ -17,7 +17,9 @@ import sys
 nm, ns, header, lib, system = sys.argv[1:6]
 ELF_ONLY = {'cpud__printed_table', 'cpud__printed_table_note'}
 out = subprocess.run([nm, '-g', '--defined-only', lib], capture_output=True, text=True, check=True).stdout
-defined = sorted({l.split()[-1] for l in out.splitlines() if len(l.split()) == 3})
+# Thread-local variables under emulated TLS (MinGW) are defined as
+# __emutls_v.NAME (and __emutls_t.NAME, its initial value): NAME is theirs.
+defined = sorted({re.sub(r'^__emutls_[vt]\.', '', l.split()[-1]) for l in out.splitlines() if len(l.split()) == 3})
 defined = [s for s in defined if re.match(r'^[A-Za-z_]\w*$', s)]
 listed = re.findall(r'^#define (cpud\w+) CPUD__NS\(\1\)$', open(header).read(), re.M)
 bad = [s for s in defined if not s.startswith(ns + '__')]
