@@ -55,7 +55,7 @@ def main():
     # Control: the check sees a file without the line.
     tmp = tempfile.mkdtemp(prefix='cpud-license-')
     try:
-        copy = os.path.join(tmp, 'features.c')
+        copy = os.path.join(tmp, 'unlicensed.c')
         shutil.copy(next(f for f in files if f.endswith('.c')), copy)
         with open(copy, encoding='utf-8') as fh:
             lines = [line for line in fh if LINE not in line]

@@ -6,7 +6,7 @@ and both read the same variable.
   warn_once.py ENV_PREFIX TWIN_MAIN TWIN_MAIN_UNSHARED
 
 No symbol is shared: each copy finds the record through the ELF note the
-first loaded copy announces it by (src/runtime/features.c).
+first loaded copy announces it by (src/runtime/print_once.c).
 TWIN_MAIN_UNSHARED is the negative control: the same libraries with a
 runtime built without that note (CPUD__UNSHARED_WARNINGS), so each copy
 keeps its own record and prints its warnings. On Windows the record is a
