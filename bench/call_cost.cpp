@@ -10,6 +10,7 @@
 #include "cpudispatch/dispatch.hpp"
 
 CPUD_DISPATCH(int, cpud_bench_add, (int, int));
+CPUD_DISPATCH(int, cpud_bench_hop, (int, int));
 
 // The two shapes CPUD_DISPATCH's call can take (dispatch.hpp,
 // CPUD_DISPATCH_CALL_STUB), side by side whatever this compiler's default:
@@ -65,6 +66,11 @@ namespace {
 
 CALL_LOOP(BM_direct, bench_add_direct(acc, 1));
 CALL_LOOP(BM_cpudispatch_dispatched, cpud_bench_add(acc, 1));
+// A dispatched call whose build hands it on once to the build below
+// (CPUD_BELOW: a cached pointer); against BM_cpudispatch_hop_none, the same
+// function without the hand-on, the difference is the redispatch.
+CALL_LOOP(BM_cpudispatch_hop_none, cpud_bench_hop(acc, 0));
+CALL_LOOP(BM_cpudispatch_redispatch_once, cpud_bench_hop(acc, 1));
 // NumPy / OpenCV style: every call walks the chain of feature checks.
 CALL_LOOP(BM_check_chain_per_call, CPUD_DISPATCH_CALL(cpud_bench_add, (acc, 1)));
 #if !defined(NO_CLONES)

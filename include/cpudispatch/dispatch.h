@@ -224,6 +224,7 @@ CPUD_HIDDEN int cpud__pick_find(const char *name, const char *const *names, int 
   static cpud__fn_##NAME cpud__slot_##NAME; /* the cached target; 0: select on the next call */                \
   static int cpud__per_call_##NAME;        /* 1: some thread is restricted: select per call */                 \
   static int cpud__selected_##NAME = -1;   /* what the record's selected() says */                             \
+  static cpud__fn_##NAME cpud__below_slot_##NAME; /* CPUD_DISPATCH_BELOW's cached build; 0: choose again */     \
   /* Index of the first target usable in cpud__m (cpud__want < 0; the                                          \
      baseline's, or the end entry's, when none is), or whether target                                          \
      cpud__want is (its index, else -1). */                                                                    \
@@ -246,6 +247,7 @@ CPUD_HIDDEN int cpud__pick_find(const char *name, const char *const *names, int 
     __atomic_store_n(&cpud__selected_##NAME, -1, __ATOMIC_RELAXED);                                            \
     __atomic_store_n(&cpud__per_call_##NAME, 0, __ATOMIC_SEQ_CST);                                             \
     __atomic_store_n(&cpud__slot_##NAME, CPUD__CAST(cpud__fn_##NAME, CPUD__NULL), __ATOMIC_SEQ_CST);           \
+    __atomic_store_n(&cpud__below_slot_##NAME, CPUD__CAST(cpud__fn_##NAME, CPUD__NULL), __ATOMIC_SEQ_CST);     \
   }                                                                                                            \
   static cpud_function cpud__record_##NAME = {#NAME, &cpud__count_##NAME, &cpud__target_name_##NAME,           \
                                               &cpud__target_feature_##NAME, &cpud__selected_of_##NAME,         \
@@ -287,6 +289,27 @@ CPUD_HIDDEN int cpud__pick_find(const char *name, const char *const *names, int 
     if (!cpud__f && !(cpud__f = cpud__uncached_##NAME())) cpud__no_target(#NAME);                              \
     return cpud__f;                                                                                            \
   }                                                                                                            \
+  /* Redispatch (CPUD_DISPATCH_BELOW): the first target after `cpud__from` (this file's own target) that   \
+     may run now; cached while every thread sees the same set, as the call's pointer. Out of line. */         \
+  CPUD__COLD_PATH static cpud__fn_##NAME cpud__below_slow_##NAME(const char *cpud__from) {                      \
+    const unsigned cpud__e = (cpud__register(&cpud__record_##NAME), cpud__epoch());                            \
+    const cpud_mask cpud__m = cpud_usable_mask();                                                              \
+    const int cpud__n = cpud__count_##NAME();                                                                  \
+    int cpud__j = cpud__pick_find(cpud__from, cpud__names_##NAME, cpud__n, CPUD__NULL) + 1;                    \
+    cpud__fn_##NAME cpud__f;                                                                                   \
+    while (cpud__j > 0 && cpud__j < cpud__n && cpud__index_##NAME(cpud__m, cpud__j) < 0) ++cpud__j;            \
+    cpud__f = cpud__j > 0 ? cpud__fns_##NAME[cpud__j] : CPUD__CAST(cpud__fn_##NAME, CPUD__NULL);              \
+    if (cpud__f && (__atomic_load_n(&cpud__usable[0], __ATOMIC_SEQ_CST) & 1u)) {                              \
+      __atomic_store_n(&cpud__below_slot_##NAME, cpud__f, __ATOMIC_SEQ_CST);                                  \
+      if (cpud__epoch() != cpud__e)                                                                           \
+        __atomic_store_n(&cpud__below_slot_##NAME, CPUD__CAST(cpud__fn_##NAME, CPUD__NULL), __ATOMIC_SEQ_CST); \
+    }                                                                                                          \
+    return cpud__f;                                                                                            \
+  }                                                                                                            \
+  CPUD__UNUSED static inline cpud__fn_##NAME cpud__below_##NAME(const char *cpud__from) {                     \
+    const cpud__fn_##NAME cpud__f = __atomic_load_n(&cpud__below_slot_##NAME, __ATOMIC_RELAXED);               \
+    return cpud__f ? cpud__f : cpud__below_slow_##NAME(cpud__from);                                            \
+  }                                                                                                            \
   CPUD__UNUSED static inline cpud__fn_##NAME cpud__pick_##NAME(const char *cpud__target, int *cpud__status) {  \
     const int cpud__i = cpud__pick_find(cpud__target, cpud__names_##NAME, cpud__count_##NAME(), cpud__status); \
     const int cpud__ok = cpud__i >= 0 && cpud__index_##NAME(cpud_usable_mask(), cpud__i) >= 0;                 \
@@ -299,6 +322,12 @@ CPUD_HIDDEN int cpud__pick_find(const char *name, const char *const *names, int 
 #define CPUD_DISPATCH_CACHED(NAME) cpud__cached_##NAME()
 #define CPUD_DISPATCH_PICK(NAME, TARGET, STATUS) cpud__pick_##NAME(TARGET, STATUS)
 #define CPUD_DISPATCH_RECORD(NAME) ((const cpud_function *)&cpud__record_##NAME)
+/* Inside a dispatch source that writes CPUD_DISPATCH_DEFINE for its own
+ * NAME: the build of NAME below the one this file is compiled as, the
+ * first target after it that may run now (the baseline build at the end);
+ * NULL in the baseline build, and where nothing after it can run. Cached
+ * like CPUD_DISPATCH_CALL_CACHED's pointer (docs/api.md, "Redispatch"). */
+#define CPUD_DISPATCH_BELOW(NAME) cpud__below_##NAME(CPUD_TARGET_NAME)
 
 #endif /* C and C++ */
 #endif /* CPUDISPATCH_DISPATCH_H_ */

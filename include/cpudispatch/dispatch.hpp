@@ -33,6 +33,7 @@
 #include "cpudispatch/dispatch.h"
 // cpud::scoped_features, a test hook, lives in testing.h since 0.4.0; it
 // came with this header before, so this header still brings it in 0.4.x
+// and 0.5.x
 // (NEWS.md). Include cpudispatch/testing.h where you use it.
 #include "cpudispatch/testing.h"
 
@@ -152,6 +153,11 @@ constexpr feature_set members_of(const Entry (&t)[N]) {
 }
 
 
+constexpr bool same_name(const char *a, const char *b) {
+  while (*a && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+
 template <class Entry, std::size_t N>
 constexpr int count_of(const Entry (&)[N]) {
   return static_cast<int>(N) - 1;
@@ -188,6 +194,17 @@ inline feature_set restrict_thread(const feature_set &off) {
 }
 inline void allow_again(const feature_set &removed) {
   if (!removed.empty()) cpud_set_thread_allowed(feature_set(cpud_thread_allowed()) | removed);
+}
+// The include guard's halves, the other way round: allow_thread adds `on`
+// to this thread's allowed set and returns what it added (what was not
+// allowed before); restrict_again takes such a change away again.
+inline feature_set allow_thread(const feature_set &on) {
+  const feature_set before = cpud_thread_allowed();
+  cpud_set_thread_allowed(before | on);
+  return feature_set(cpud_thread_allowed()) & ~before;
+}
+inline void restrict_again(const feature_set &added) {
+  if (!added.empty()) cpud_set_thread_allowed(feature_set(cpud_thread_allowed()) & ~added);
 }
 
 }  // namespace detail
@@ -239,6 +256,35 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
   static constexpr feature_set keys() { return k_keys; }
   // Whether target e may run on this CPU under this thread's masks.
   static bool usable(const entry &e) { return ::cpud::usable(e); }
+
+  // The index in targets() of the target named `target` ("AVX2",
+  // "baseline"), -1 if the function has none of that name. Constant:
+  // CPUD_BELOW gives it the dispatch source's own target.
+  static constexpr int index_of(const char *target) {
+    for (int i = 0; Tag::entries[i].fn; ++i)
+      if (detail::same_name(Tag::entries[i].name, target)) return i;
+    return -1;
+  }
+  // Redispatch: the build a kernel running as target I (its index in
+  // targets()) hands work to, the highest-interest target after I in the
+  // table that may run now (the next lower target this thread may use, the
+  // baseline build at the end), as the dispatcher would select it with I
+  // and everything above taken away. Null where nothing comes after I (I is
+  // the baseline build, or the lowest target of a source without one): a
+  // constant there. Cached per target like the call's pointer (one load and
+  // a test), and reset by the same mask changes; while some thread restricts
+  // itself it is chosen per call from the calling thread's mask, as calls
+  // are. Write CPUD_BELOW(NAME) inside the dispatch source (docs/api.md).
+  template <int I>
+  fn_type below() const {
+    static_assert(I >= 0 && I < k_count, "below<I>(): I is not the index of one of this function's targets");
+    if constexpr (I + 1 >= k_count) {  // only the end entry (null fn) comes after I
+      return nullptr;
+    } else {
+      const fn_type f = below_[I].load(std::memory_order_relaxed);
+      return f ? f : below_slow(I);
+    }
+  }
 
   // Switches targets of this function off at run time (production use:
   // e.g. CPUD_BIT(AVX512F) where this function's AVX-512 build is slower):
@@ -302,6 +348,29 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
     }
     return k_index.fallback;
   }
+  // The first target after `from` whose members are all usable and none
+  // skipped; the fallback (baseline build or end entry) when none is.
+  static int index_after(int from, const feature_set &usable) {
+    feature_set skip;
+    for (int i = 0; i < CPUD_MASK_WORDS; ++i) skip.w[i] = skip_[i].load(std::memory_order_relaxed);
+    for (int i = from + 1; i < k_index.fallback; ++i)
+      if (detail::within(Tag::entries[i].need, usable) && detail::disjoint(Tag::entries[i].need, skip)) return i;
+    return k_index.fallback;
+  }
+  // below()'s first call per target, and every call while some thread is
+  // restricted: registered and chosen as resolve() selects, cached only
+  // when every thread sees the same set.
+  CPUD__COLD_FN static fn_type below_slow(int from) {
+    cpud__register(&record_);
+    const unsigned epoch = cpud__epoch();
+    const feature_set m = cpud_usable_mask();
+    const fn_type f = Tag::entries[index_after(from, m)].fn;
+    if (f && (__atomic_load_n(&cpud__usable[0], __ATOMIC_SEQ_CST) & 1u)) {
+      below_[from].store(f, std::memory_order_seq_cst);
+      if (cpud__epoch() != epoch) below_[from].store(nullptr, std::memory_order_seq_cst);
+    }
+    return f;
+  }
   static fn_type for_mask(const feature_set &usable) {
     const fn_type f = Tag::entries[index_for(usable)].fn;
     return f ? f : &none;
@@ -332,13 +401,16 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
   static void reset() {
     selected_.store(-1, std::memory_order_relaxed);
     slot_.store(&first_call, std::memory_order_seq_cst);
+    for (std::atomic<fn_type> &b : below_) b.store(nullptr, std::memory_order_seq_cst);
   }
+  static constexpr int k_count = detail::count_of(Tag::entries);  // targets and the baseline build
 
   // Constant-initialised: no static constructor runs for a dispatcher.
   static inline std::atomic<fn_type> slot_{&first_call};
   static inline std::atomic<int> selected_{-1};
   static inline std::atomic<std::uint64_t> disabled_[CPUD_MASK_WORDS]{};
   static inline std::atomic<std::uint64_t> skip_[CPUD_MASK_WORDS]{};  // keys set_disabled switched off
+  static inline std::atomic<fn_type> below_[k_count + 1]{};  // below()'s cached builds; null: choose again
   static inline cpud_function record_{Tag::name, &count, &target_name, &target_feature,
                                       &selected, &reset, nullptr, 0};
 };
@@ -389,7 +461,41 @@ class only_features {
   feature_set removed_;  // what the constructor excluded
 };
 
+// Per thread, while alive: allows this thread's dispatch again `features`
+// and what they imply where an outer guard (exclude_features,
+// only_features) or cpud_set_thread_allowed took them away: the ISA
+// counterpart of PyTorch's IncludeDispatchKeyGuard. It widens the thread's
+// allowed set only, and a feature is usable only where the CPU has it, the
+// variables and switches leave it and the thread allows it: so no guard can
+// make usable what the CPU or the process's masks lack. lacking() is what
+// of the features (and what they imply) stays unusable for that reason, ok()
+// whether nothing does. At its end the guard undoes its own change: it
+// takes away again exactly what it allowed (what was not allowed when it
+// began), on top of the thread's allowed set as it is then; guards inside
+// it narrow again as usual (the innermost guard has the last word).
+class include_features {
+ public:
+  explicit include_features(const feature_set &features)
+      : added_(detail::allow_thread(cpud_with_implied(features))),
+        lacking_(feature_set(cpud_with_implied(features)) & ~feature_set(cpud_usable_mask())) {}
+  ~include_features() { detail::restrict_again(added_); }
+  bool ok() const { return lacking_.empty(); }
+  feature_set lacking() const { return lacking_; }
+  include_features(const include_features &) = delete;
+  include_features &operator=(const include_features &) = delete;
+
+ private:
+  feature_set added_;    // what the constructor allowed again
+  feature_set lacking_;  // what it could not make usable
+};
+
 CPUD_NAMESPACE_END  // namespace cpud
+
+// Inside a dispatch source: the build of NAME below the one being compiled
+// (dispatcher::below; null in the baseline build). NAME's dispatcher must
+// be in sight (CPUD_DISPATCH in the dispatch source, after its generated
+// header). E.g. hand the tail on: if (auto next = CPUD_BELOW(sum_f32)) ...
+#define CPUD_BELOW(NAME) (NAME.template below<decltype(NAME)::index_of(CPUD_TARGET_NAME)>())
 
 #define CPUD__CXX_MEMBER(F) | CPUD_BIT(F)
 #define CPUD__CXX_ENTRY(CHECK, T, NAME) \

@@ -52,6 +52,14 @@ CPUD_HIDDEN int cpud_can_convert(int from, int to);
 CPUD_HIDDEN int cpud_resolve(const uint16_t *args, int n, const uint16_t *cand_types, int n_cands, int casting,
                              int tie, int *tied);
 
+/* The same with a fallback kernel (cpud::op's set_fallback, PyTorch's
+ * backend fallback): where no candidate accepts the arguments, returns
+ * `fallback` (an index of the caller's, >= 0: its catch-all, e.g. n_cands
+ * for a generic loop kept after the typed ones) instead of -1; a tie (-2)
+ * and bad input (-3, also for a negative fallback) stay errors. */
+CPUD_HIDDEN int cpud_resolve_or_fallback(const uint16_t *args, int n, const uint16_t *cand_types, int n_cands,
+                                         int casting, int tie, int *tied, int fallback);
+
 #ifdef __cplusplus
 }
 #endif

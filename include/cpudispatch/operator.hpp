@@ -48,18 +48,89 @@ struct kernel {
   feature_set (*set_disabled)(const feature_set &);  // the dispatcher's set_disabled (may be null)
 };
 
+namespace detail {
+// The one build of a plain function: its baseline entry and the end.
+template <auto F>
+struct plain_targets {
+  static constexpr target_entry<decltype(F)> entries[] = {{0, F, "baseline", cpud_mask{}},
+                                                          {0, nullptr, "none", cpud_mask{}}};
+};
+}  // namespace detail
+
+// A kernel of a plain function (no ISA builds of its own: its one build is
+// "baseline"), e.g. a template instantiated for the types a compile hook
+// was asked for: kernel_fn<&add_as<float, int>>("add<f32, i32>", {...}).
+template <auto F>
+constexpr kernel<decltype(F)> kernel_fn(const char *name, std::initializer_list<dtype> types) {
+  kernel<decltype(F)> k{{}, static_cast<int>(types.size()), +[] { return F; }, +[] { return "baseline"; },
+                        +[] { return detail::plain_targets<F>::entries; }, name, nullptr};
+  int i = 0;
+  for (dtype t : types)
+    if (i < k_max_arity) k.types[i++] = t;
+  if (types.size() > static_cast<std::size_t>(k_max_arity)) k.arity = -1;  // add_kernel refuses it
+  return k;
+}
+
+// What a fallback kernel is told of the call it stands in for: the
+// operator and the argument types the caller gave.
+struct call_types {
+  const char *op;
+  const dtype *types;
+  int n;
+};
+
+namespace detail {
+// A kernel signature R (*)(A...) and its boxed form, the fallback's:
+// R (*)(const call_types &, A...).
+template <class Fn>
+struct fn_parts {
+  using boxed = void;  // not a function pointer: no fallback
+};
+template <class R, class... A>
+struct fn_parts<R (*)(A...)> {
+  using boxed = R (*)(const call_types &, A...);
+};
+}  // namespace detail
+template <class Fn>
+using boxed_fn = typename detail::fn_parts<Fn>::boxed;
+
+// A fallback kernel (PyTorch's backend fallback): runs for every call whose
+// types match no kernel, told those types. B is the boxed signature,
+// boxed_fn<Fn> of the operator's. CPUD_FALLBACK(NAME) makes one of a
+// CPUD_DISPATCH function (its ISA builds select as any), fallback_fn<F>()
+// of a plain function.
+template <class B>
+struct fallback_kernel {
+  B (*get)();
+  const char *(*target_name)();
+  const char *name;
+};
+template <auto F>
+constexpr fallback_kernel<decltype(F)> fallback_fn(const char *name) {
+  return {+[] { return F; }, +[] { return "baseline"; }, name};
+}
+
 // The result of a resolution: which kernel, each argument's conversion, its
-// rating. Empty (false) when nothing matched or the best candidates tied.
+// rating. Empty (false) when nothing matched or the best candidates tied;
+// then `fallback` is the operator's fallback kernel where the types matched
+// nothing and it has one.
 template <class Fn>
 struct resolved {
   const kernel<Fn> *k = nullptr;
   conversion conv[k_max_arity] = {};
   rating rank{};
   resolution::kind_t kind = resolution::no_match;
+  const fallback_kernel<boxed_fn<Fn>> *fallback = nullptr;
   explicit operator bool() const { return k != nullptr; }
   Fn fn() const { return k->get(); }
   const char *target() const { return k->target_name(); }
 };
+
+// When an operator's compile hook runs (set_compile_hook): on a miss (no
+// kernel accepts the types within the casting limit, or the best tie), or
+// on every call without an exact kernel (Numba's dispatcher while it may
+// compile: only an exact match reuses an overload).
+enum class compile_on : std::uint8_t { miss, inexact };
 
 namespace detail {
 // Not constexpr: reached only when a static kernel table lists one signature
@@ -75,14 +146,17 @@ class op {
   static constexpr int k_max_kernels = 256;  // ranked on the stack, so bounded
   static constexpr int k_max_cache_slots = 4096;
 
+  using fallback_type = fallback_kernel<boxed_fn<Fn>>;
+
   template <std::size_t N>
   constexpr op(const char *name, const kernel<Fn> (&kernels)[N], casting limit = casting::safe,
                tie_rule tie = tie_rule::error, conversion_fn conv = convert)
-      : name_(name), static_(kernels), n_static_(static_cast<int>(N)), limit_(limit), tie_(tie), conv_(conv),
-        repeat_(first_repeat(kernels, static_cast<int>(N))), record_(make_record(name, this)) {
-    static_assert(N <= k_max_kernels, "an operator has at most k_max_kernels kernels");
-    if (repeat_ >= 0) detail::operator_table_lists_a_signature_twice();
-  }
+      : op(name, kernels, nullptr, limit, tie, conv) {}
+  // The same, with a fallback kernel from the start (set_fallback).
+  template <std::size_t N>
+  constexpr op(const char *name, const kernel<Fn> (&kernels)[N], const fallback_type &fallback,
+               casting limit = casting::safe, tie_rule tie = tie_rule::error, conversion_fn conv = convert)
+      : op(name, kernels, &fallback, limit, tie, conv) {}
   constexpr explicit op(const char *name, casting limit = casting::safe, tie_rule tie = tie_rule::error,
                         conversion_fn conv = convert)
       : name_(name), limit_(limit), tie_(tie), conv_(conv), record_(make_record(name, this)) {}
@@ -101,6 +175,12 @@ class op {
       node *next = n->next.load(std::memory_order_relaxed);
       delete n;
       n = next;
+    }
+    if (fallback_node *f = fallback_.load(std::memory_order_acquire); f && f != &static_fallback_) delete f;
+    for (hook_node *h = retired_hooks_; h;) {
+      hook_node *older = h->older;
+      delete h;
+      h = older;
     }
   }
 
@@ -142,6 +222,65 @@ class op {
     return miss(args, n, key, gen, t, home);
   }
 
+  // The fallback kernel (PyTorch's backend fallback, one per operator as
+  // there one per key): from now on every call whose types match no kernel
+  // resolves to it (resolved::fallback, and call() runs it) instead of to
+  // no match; an ambiguity stays an error. A kernel registered later for
+  // some types still wins for them. False, and nothing changes, when the
+  // operator has one already (PyTorch refuses a second fallback for a key).
+  // Readers never wait; cached results made before it stop counting.
+  bool set_fallback(const fallback_type &f) {
+    const writer_lock lock(add_lock_);
+    if (fallback_.load(std::memory_order_acquire)) return false;
+    fallback_node *n = new fallback_node{f, resolved<Fn>{}, nullptr};
+    n->result.fallback = &n->k;
+    fallback_.store(n, std::memory_order_release);
+    generation_.fetch_add(1, std::memory_order_acq_rel);
+    return true;
+  }
+  const fallback_type *fallback() const {
+    const fallback_node *n = fallback_.load(std::memory_order_acquire);
+    return n ? &n->k : nullptr;
+  }
+
+  // Compile on a miss (Numba's dispatcher compiling a specialisation for
+  // types no overload matches exactly): `hook(op, types, n, ctx)` runs when
+  // a resolution misses (compile_on::miss) or is not exact
+  // (compile_on::inexact) and may register kernels (add_kernel); if it
+  // returns true the call resolves again, and whatever it resolves to is
+  // cached like any other result. Hooks of one operator run one at a time
+  // (a racing miss waits, then finds what the hook registered); a hook that
+  // resolves on its own operator gets the plain ranking there. A declined
+  // miss (false) is cached too: the hook is asked again after the next
+  // registration or declaration. Null removes the hook. Replaces the one
+  // before, returns nothing; cached results made before it stop counting.
+  using compile_hook = bool (*)(op &self, const dtype *types, std::size_t n, void *ctx);
+  void set_compile_hook(compile_hook hook, void *ctx = nullptr, compile_on when = compile_on::miss) {
+    const writer_lock lock(add_lock_);
+    hook_node *n = hook ? new hook_node{hook, ctx, when, retired_hooks_} : nullptr;
+    if (n) retired_hooks_ = n;  // freed with the operator: a resolving thread may hold it
+    hook_.store(n, std::memory_order_release);
+    generation_.fetch_add(1, std::memory_order_acq_rel);
+  }
+
+  // Resolves and calls, passing the arguments as they are: the kernel's
+  // selected build, or the fallback told the types. Use it where the
+  // kernels take the arguments unconverted (casting::exact, or kernels that
+  // convert themselves); else convert as resolve()'s r.conv says. With no
+  // kernel and no fallback (or a tie) it prints explain()'s line and aborts,
+  // as a dispatched call with no target does.
+  template <class... Args>
+  decltype(auto) call(std::initializer_list<dtype> types, Args &&...args) const {
+    return call(types.begin(), types.size(), static_cast<Args &&>(args)...);
+  }
+  template <class... Args>
+  decltype(auto) call(const dtype *types, std::size_t n, Args &&...args) const {
+    const resolved<Fn> &r = resolve(types, n);
+    if (r.k) return r.k->get()(static_cast<Args &&>(args)...);
+    if (!r.fallback) no_kernel(types, n);
+    return r.fallback->get()(call_types{name_, types, static_cast<int>(n)}, static_cast<Args &&>(args)...);
+  }
+
   // Why resolve() came back empty, naming the operator and every candidate.
   std::string explain(std::initializer_list<dtype> args) const { return explain(args.begin(), args.size()); }
   std::string explain(const dtype *args, std::size_t n) const {
@@ -179,10 +318,37 @@ class op {
   }
 
  private:
+  template <std::size_t N>
+  constexpr op(const char *name, const kernel<Fn> (&kernels)[N], const fallback_type *fallback, casting limit,
+               tie_rule tie, conversion_fn conv)
+      : name_(name), static_(kernels), n_static_(static_cast<int>(N)), limit_(limit), tie_(tie), conv_(conv),
+        repeat_(first_repeat(kernels, static_cast<int>(N))),
+        static_fallback_{fallback ? *fallback : fallback_type{}, resolved<Fn>{}, nullptr},
+        fallback_(fallback ? &static_fallback_ : nullptr), record_(make_record(name, this)) {
+    static_assert(N <= k_max_kernels, "an operator has at most k_max_kernels kernels");
+    if (repeat_ >= 0) detail::operator_table_lists_a_signature_twice();
+    static_fallback_.result.fallback = &static_fallback_.k;
+  }
   struct node {
     kernel<Fn> k;
     std::atomic<node *> next;
   };
+  // The fallback and the one result that names it (what every miss
+  // resolves to while it is the operator's).
+  struct fallback_node {
+    fallback_type k;
+    resolved<Fn> result;
+    fallback_node *retired_next;
+  };
+  struct hook_node {
+    compile_hook hook;
+    void *ctx;
+    compile_on when;
+    hook_node *older;  // every hook ever set, freed with the operator
+  };
+  [[noreturn]] CPUD__COLD_FN void no_kernel(const dtype *types, std::size_t n) const {
+    cpud__no_kernel(explain(types, n).c_str());
+  }
   // Registrations are rare and short (a scan of at most 256 signatures): a
   // spin lock among writers; readers never take it. (No std::this_thread:
   // MinGW's win32 thread model has none.)
@@ -299,9 +465,48 @@ class op {
     return n;
   }
 
-  // Ranks every kernel (uncached) and returns the operator's one copy of
-  // the result.
+  // Ranks every kernel (uncached), running the compile hook where it
+  // wants to, and returns the operator's one copy of the result; *gen
+  // becomes the generation the answer was made for (the hook registers).
+  const resolved<Fn> &rank(const dtype *args, int n, std::uint64_t *gen) const {
+    const resolved<Fn> &r = rank_plain(args, n);
+    const hook_node *h = hook_.load(std::memory_order_acquire);
+    if (!h || !hook_wants(h->when, r)) return r;
+    return compile(args, n, gen);
+  }
+  static bool hook_wants(compile_on when, const resolved<Fn> &r) {
+    if (!r.k) return true;
+    if (when == compile_on::miss) return false;
+    for (int i = 0; i < r.k->arity; ++i)
+      if (r.conv[i] != conversion::exact) return true;
+    return false;
+  }
+  // The hook's turn: one at a time per operator; the ranking is made again
+  // under the lock (another thread's hook may have registered the kernel),
+  // the hook runs if it is still wanted, then the final ranking.
+  CPUD__COLD_FN const resolved<Fn> &compile(const dtype *args, int n, std::uint64_t *gen) const {
+    static thread_local char token;  // this thread, for a hook that resolves on its own operator
+    if (compiling_.load(std::memory_order_acquire) == &token) return rank_plain(args, n);
+    for (const void *none = nullptr; !compiling_.compare_exchange_weak(none, &token, std::memory_order_acquire,
+                                                                       std::memory_order_relaxed);
+         none = nullptr) {
+    }
+    *gen = generation();
+    const resolved<Fn> *r = &rank_plain(args, n);
+    const hook_node *h = hook_.load(std::memory_order_acquire);
+    if (h && hook_wants(h->when, *r) &&
+        h->hook(const_cast<op &>(*this), args, static_cast<std::size_t>(n), h->ctx)) {
+      *gen = generation();
+      r = &rank_plain(args, n);
+    }
+    compiling_.store(nullptr, std::memory_order_release);
+    return *r;
+  }
   const resolved<Fn> &rank(const dtype *args, int n) const {
+    std::uint64_t gen = 0;
+    return rank(args, n, &gen);
+  }
+  const resolved<Fn> &rank_plain(const dtype *args, int n) const {
     // Listed for introspection from the first resolution on.
     if (!registered_.load(std::memory_order_acquire) && !registered_.exchange(1, std::memory_order_acq_rel))
       cpud__register_operator(&record_);
@@ -328,7 +533,7 @@ class op {
                            std::size_t home) const {
     for (int p = 1; p < k_probes; ++p)
       if (const resolved<Fn> *r = t->slots[(home + p) & t->mask].find(key, n, gen)) return *r;
-    const resolved<Fn> &r = rank(args, static_cast<int>(n));
+    const resolved<Fn> &r = rank(args, static_cast<int>(n), &gen);
     // Kept only if nothing changed meanwhile (else it may be stale already).
     if (generation() == gen) insert(t, key, n, gen, &r);
     return r;
@@ -431,6 +636,7 @@ class op {
       for (int i = arity - 1; i >= 0; --i) combo = combo * 4 + static_cast<int>(r.conv[i]);
       cell = &cells[combo];
     } else if (r.kind == resolution::no_match) {
+      if (fallback_node *f = fallback_.load(std::memory_order_acquire)) return &f->result;
       cell = &st->failed[0];
     } else {
       cell = &st->failed[1 + (r.rank.unsafe * k_max_rank + r.rank.safe) * k_max_rank + r.rank.promote];
@@ -452,8 +658,9 @@ class op {
 
   // Introspection (cpud_operator in operators.h, cpudispatch-info).
   static constexpr cpud_operator make_record(const char *name, const op *self) {
-    return cpud_operator{name,       self,         &cb_count,          &cb_function, &cb_types, &cb_selected,
-                         &cb_ntargets, &cb_target, k_max_cache_slots, &cb_cache,    nullptr};
+    return cpud_operator{name,       self,         &cb_count,          &cb_function, &cb_types,    &cb_selected,
+                         &cb_ntargets, &cb_target, k_max_cache_slots, &cb_cache,    &cb_fallback, &cb_compile,
+                         nullptr};
   }
   static const op &self(const void *p) { return *static_cast<const op *>(p); }
   const kernel<Fn> *kernel_at(int i) const {
@@ -498,6 +705,14 @@ class op {
     const kernel<Fn> *k = self(p).kernel_at(i);
     return k && j >= 0 && j < cb_ntargets(p, i) ? k->targets()[j].name : nullptr;
   }
+  static const char *cb_fallback(const void *p) {
+    const fallback_type *f = self(p).fallback();
+    return f ? f->name : nullptr;
+  }
+  static int cb_compile(const void *p) {
+    const hook_node *h = self(p).hook_.load(std::memory_order_acquire);
+    return h ? static_cast<int>(h->when) : -1;
+  }
   static int cb_cache(const void *p, int s, char *args, std::size_t args_cap, char *conv, std::size_t conv_cap,
                       const char **kernel_name) {
     const op &o = self(p);
@@ -512,10 +727,10 @@ class op {
     for (int i = 0; i < n; ++i) types[i] = static_cast<dtype>(static_cast<std::uint16_t>(c.key >> (16 * i)));
     copy_text(signature_text(types, n, type_name), args, args_cap);
     const resolved<Fn> &r = *c.result;
-    std::string text = r.k ? "" : r.kind == resolution::ambiguous ? "ambiguous" : "no match";
+    std::string text = r.k ? "" : r.fallback ? "fallback" : r.kind == resolution::ambiguous ? "ambiguous" : "no match";
     for (int i = 0; r.k && i < n; ++i) text += std::string(i ? ", " : "") + conversion_name(r.conv[i]);
     copy_text(text, conv, conv_cap);
-    *kernel_name = r.k ? r.k->name : nullptr;
+    *kernel_name = r.k ? r.k->name : r.fallback ? r.fallback->name : nullptr;
     return 1;
   }
 
@@ -530,6 +745,11 @@ class op {
   node *tail_ = nullptr;  // under add_lock_
   int n_added_ = 0;       // under add_lock_
   std::atomic<int> add_lock_{0};  // not std::mutex: MinGW's has no constexpr constructor (constinit)
+  fallback_node static_fallback_{};  // the constructor's fallback, if it was given one
+  std::atomic<fallback_node *> fallback_{nullptr};
+  std::atomic<const hook_node *> hook_{nullptr};
+  hook_node *retired_hooks_ = nullptr;  // under add_lock_
+  mutable std::atomic<const void *> compiling_{nullptr};  // the thread whose hook runs
   std::atomic<std::uint32_t> generation_{0};
   mutable slot inline_slots_[k_inline_slots] = {};
   mutable table inline_table_{k_inline_slots - 1, 64 - log2(k_inline_slots), inline_slots_, nullptr};
@@ -557,4 +777,11 @@ CPUD_NAMESPACE_END  // namespace cpud
     {__VA_ARGS__}, ::cpud::detail::count_types(__VA_ARGS__), +[] { return NAME.get(); },           \
         +[] { return NAME.selected_name(); }, +[] { return decltype(NAME)::targets(); }, #NAME,   \
         +[](const ::cpud::feature_set &f) { return decltype(NAME)::set_disabled(f); }            \
+  }
+
+// A fallback_kernel for the CPUD_DISPATCH object NAME, whose signature is
+// the operator's boxed one (boxed_fn<Fn>: const cpud::call_types & first).
+#define CPUD_FALLBACK(NAME)                                                                                  \
+  ::cpud::fallback_kernel<decltype(NAME)::fn_type> {                                                         \
+    +[] { return NAME.get(); }, +[] { return NAME.selected_name(); }, #NAME                                  \
   }

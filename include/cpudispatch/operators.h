@@ -41,10 +41,19 @@ struct cpud_operator {
   int cache_slots;
   int (*cache_entry)(const void *self, int s, char *args, size_t args_cap, char *conv, size_t conv_cap,
                      const char **kernel);
+  /* The fallback kernel's name (NULL: none), and when the compile hook
+   * runs: -1 no hook, 0 on a miss, 1 on every inexact resolution
+   * (cpud::compile_on). A cache entry the fallback serves reads
+   * "fallback" with *kernel its name. */
+  const char *(*fallback)(const void *self);
+  int (*compile_hook)(const void *self);
   cpud_operator *next;
 };
 /* For operator.hpp: join and leave the list. */
 CPUD_HIDDEN void cpud__register_operator(cpud_operator *op);
+/* For operator.hpp: call() with no kernel and no fallback prints
+ * "cpudispatch: TEXT" and aborts. */
+CPUD_HIDDEN CPUD_NORETURN void cpud__no_kernel(const char *text);
 CPUD_HIDDEN void cpud__unregister_operator(cpud_operator *op);
 /* Calls fn for each registered operator, most recent first, while holding
  * the list's lock (an operator cannot be destroyed meanwhile; fn must not

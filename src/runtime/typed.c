@@ -149,3 +149,10 @@ int cpud_resolve(const uint16_t *args, int n, const uint16_t *cand_types, int n_
   }
   return -2;
 }
+
+int cpud_resolve_or_fallback(const uint16_t *args, int n, const uint16_t *cand_types, int n_cands, int casting,
+                             int tie, int *tied, int fallback) {
+  if (fallback < 0) return -3;
+  const int r = cpud_resolve(args, n, cand_types, n_cands, casting, tie, tied);
+  return r == -1 ? fallback : r;
+}

@@ -324,6 +324,19 @@ static int none_mode(int cached) {
 #endif
 }
 
+/* docs/api.md, "Redispatch": bulk_total's builds hand their tails down. */
+#include "bulk_c.dispatch.h"
+CPUD_DISPATCH_DEFINE(long, bulk_total, (const int *, size_t));
+static void redispatch_c(void) {
+  int v[100];
+  for (int i = 0; i < 100; ++i) v[i] = i * 3 - 50;
+  for (size_t n = 0; n <= 100; ++n) {
+    long want = 0;
+    for (size_t i = 0; i < n; ++i) want += v[i];
+    EXPECT(CPUD_DISPATCH_CALL_CACHED(bulk_total, (v, n)) == want);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "none") == 0) return none_mode(0);
   if (argc > 1 && strcmp(argv[1], "none-cached") == 0) return none_mode(1);
@@ -335,6 +348,7 @@ int main(int argc, char **argv) {
   build_facts();
   sentences();
   EXPECT(docs_api_c_cached() == 0);  /* after sentences(): it registers total */
+  redispatch_c();
   printf("arch: %s\nenv-prefix: %s\n", CPUD_ARCH, CPUD_ENV_PREFIX);
   printf("features:");
   for (int i = 1; i <= CPUD_FEATURE_COUNT; ++i) printf(" %s", cpud_feature_name(i));

@@ -307,6 +307,26 @@ int env_check(const char *name) {
 // api_cxx_c_cached.cpp: the C cached dispatcher from C++, against CPUD_DISPATCH.
 int docs_api_cxx_c_cached();
 
+// docs/api.md, "Redispatch": the sums are right, and a one-element input
+// passes down through every build that may run (each finds it too short).
+#include "bulk.dispatch.h"
+CPUD_DISPATCH(float, bulk_sum, (const float *, std::size_t, int *));
+void redispatch() {
+  float v[200];
+  for (int i = 0; i < 200; ++i) v[i] = static_cast<float>(i % 7);
+  for (std::size_t n = 0; n <= 200; ++n) {
+    float want = 0;
+    for (std::size_t i = 0; i < n; ++i) want += v[i];
+    int hops = 0;
+    EXPECT(bulk_sum(v, n, &hops) == want && hops >= 1);
+  }
+  int usable = 0;
+  for (auto *e = bulk_sum.targets(); e->fn; ++e) usable += decltype(bulk_sum)::usable(*e);
+  int hops = 0;
+  EXPECT(bulk_sum(v, 1, &hops) == v[0] && hops == usable);
+  std::printf("redispatch: one element passed down %d builds\n", hops);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && !std::strcmp(argv[1], "none")) return none_mode(false);
   if (argc > 1 && !std::strcmp(argv[1], "none-get")) return none_mode(true);
@@ -315,6 +335,7 @@ int main(int argc, char **argv) {
   if (argc > 1 && !std::strcmp(argv[1], "env-probe")) return std::printf("%s\n", probe()) < 0;
   if (argc > 2 && !std::strcmp(argv[1], "env-check")) return env_check(argv[2]);
   cxx_calls();
+  redispatch();
   sentences();
   scoped();
   guards();

@@ -467,6 +467,99 @@ void production_switches() {
               cpud_feature_name(x), want_off);
 }
 
+// The include guard (PyTorch's IncludeDispatchKeyGuard, on the ISA keys):
+// re-allows inside a scope what an outer guard excluded; an inner guard
+// narrows again; and it cannot make usable what the CPU or the process's
+// masks lack: it widens the thread's allowed set (the control: that set
+// does hold the feature afterwards), and usable is that set's intersection
+// with the CPU's and the process's.
+void include_guard() {
+  const char *top = ran_cxx();
+  const feature_set usable = cpud_usable_mask();
+  const int x = feature_to_exclude(top);
+  EXPECT(unrestricted(), "unrestricted at first");
+  if (x > 0) {
+    const feature_set xbit(x);
+    const char *without = walk_pick(cpud_close_over_implied(usable & ~xbit));
+    cpud::exclude_features outer(xbit);
+    EXPECT(same(ran_cxx(), without), "outer exclusion of %s: ran %s, want %s", cpud_feature_name(x), ran_cxx(),
+           without);
+    {
+      cpud::include_features in(xbit);
+      EXPECT(in.ok() && in.lacking().empty(), "including %s, which the CPU has", cpud_feature_name(x));
+      EXPECT(same(ran_cxx(), top) && same(ran_macro(), top) && same(ran_op(), top),
+             "inside the include guard: ran %s / %s / %s, want %s", ran_cxx(), ran_macro(), ran_op(), top);
+      EXPECT(same_bits(cpud_usable_mask(), usable), "the usable set is the unrestricted one again");
+      {
+        cpud::exclude_features inner(xbit);
+        EXPECT(same(ran_cxx(), without), "an exclusion inside the include guard narrows again: ran %s, want %s",
+               ran_cxx(), without);
+      }
+      EXPECT(same(ran_cxx(), top), "the inner exclusion gone: ran %s, want %s", ran_cxx(), top);
+    }
+    EXPECT(same(ran_cxx(), without), "the include guard gone, the outer exclusion holds again: ran %s, want %s",
+           ran_cxx(), without);
+  } else {
+    std::printf("include guard: the top target is %s; nothing above the baseline to exclude and include here\n", top);
+  }
+  EXPECT(unrestricted() && same(ran_cxx(), top), "all guards gone: ran %s", ran_cxx());
+
+  // What the CPU lacks: every feature above the baseline it does not have.
+  feature_set lacks;
+  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
+    if (!feature_set(cpud_detected_mask()).has(id) && !feature_set(cpud_baseline_mask()).has(id)) lacks |= feature_set(id);
+  {
+    cpud::exclude_features outer(feature_set(x > 0 ? x : 0));  // a restricted thread, so its allowed set shows
+    cpud::include_features all(every_feature());
+    EXPECT(same(ran_cxx(), top) && same(ran_macro(), top) && same(ran_op(), top),
+           "including every feature: ran %s, the CPU's best is %s", ran_cxx(), top);
+    EXPECT(same_bits(cpud_usable_mask(), usable), "including every feature leaves the usable set as the CPU's");
+    EXPECT(all.lacking() == lacks && all.ok() == lacks.empty(), "lacking() %s, the CPU lacks %s",
+           names(all.lacking()).c_str(), names(lacks).c_str());
+    // The control: the allowed set did take them in; the CPU's set is what
+    // keeps them out.
+    EXPECT((lacks & ~feature_set(cpud_thread_allowed())).empty(), "the thread allows %s", names(lacks).c_str());
+  }
+  // What the process switched off: including it does not switch it on.
+  if (x > 0) {
+    const feature_set xbit(x);
+    EXPECT(cpud_set_disabled_features(xbit) == 0, "switching %s off", cpud_feature_name(x));
+    {
+      cpud::include_features in(xbit);
+      EXPECT(!in.ok() && in.lacking().has(x) && !cpud_have(x), "including %s, switched off for the process: refused",
+             cpud_feature_name(x));
+      EXPECT(!same(ran_cxx(), top), "and nothing runs %s: ran %s", top, ran_cxx());
+    }
+    cpud_set_disabled_features(feature_set{});
+    // A test mask (the process's usable set) that leaves x out, likewise.
+    cpud::scoped_features masked(cpud_close_over_implied(usable & ~xbit));
+    cpud::include_features in(xbit);
+    EXPECT(!in.ok() && !same(ran_cxx(), top), "including %s outside the process's mask: ran %s", cpud_feature_name(x),
+           ran_cxx());
+  }
+  // Out of order (the delta rule, docs/api.md): an include guard that
+  // outlives the exclusion it overrode takes its feature away again at its
+  // end, as every guard undoes its own change.
+  const std::vector<int> ids = excludable();
+  if (!ids.empty()) {
+    cpud_set_thread_allowed(cpud_mask_all());
+    const feature_set y(ids[0]);
+    std::optional<cpud::exclude_features> ex;
+    std::optional<cpud::include_features> in;
+    ex.emplace(y);
+    in.emplace(y);
+    ex.reset();
+    EXPECT(unrestricted(), "exclusion gone, include live: excluded %s", excluded().c_str());
+    in.reset();
+    EXPECT(same_bits(cpud_thread_allowed(), allowed_without(y)), "then the include guard gone: excluded %s, want %s",
+           excluded().c_str(), names(y).c_str());
+    cpud_set_thread_allowed(cpud_mask_all());
+  }
+  EXPECT(unrestricted(), "unrestricted at the end");
+  std::printf("include guard: re-allows what an outer guard excluded; the CPU lacks %s, which it cannot enable\n",
+              names(lacks).c_str());
+}
+
 }  // namespace
 
 int main() {
@@ -475,6 +568,7 @@ int main() {
   nested_guards();
   guards_undo_their_change();
   exclude_ending_inside_only();
+  include_guard();
   production_switches();
   if (failures) std::printf("%d failures\n", failures);
   return failures ? 1 : 0;
