@@ -504,10 +504,9 @@ void include_guard() {
   }
   EXPECT(unrestricted() && same(ran_cxx(), top), "all guards gone: ran %s", ran_cxx());
 
-  // What the CPU lacks: every feature above the baseline it does not have.
-  feature_set lacks;
-  for (int id = 1; id <= CPUD_FEATURE_COUNT; ++id)
-    if (!feature_set(cpud_detected_mask()).has(id) && !feature_set(cpud_baseline_mask()).has(id)) lacks |= feature_set(id);
+  // What the CPU lacks (and the process's masks leave out): every feature
+  // the unrestricted thread cannot use.
+  const feature_set lacks = every_feature() & ~usable;
   {
     cpud::exclude_features outer(feature_set(x > 0 ? x : 0));  // a restricted thread, so its allowed set shows
     cpud::include_features all(every_feature());
