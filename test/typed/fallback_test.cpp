@@ -196,8 +196,11 @@ void race() {
       const dtype types[3][2] = {{dtype::int32, dtype::int32}, {dtype::float64, dtype::float64}, {dtype::float32, dtype::float32}};
       while (!stop.load()) {
         const cpud::resolved<binary> &r = o.resolve(types[t], 2);
+        // (int32, int32) converts safely to add_f64 between the two
+        // registrations, then takes add_i32.
         static const char *const want[3] = {"add_i32", "add_f64", "add_f32"};
-        const bool ok = r ? std::strcmp(r.k->name, want[t]) == 0 : r.kind == cpud::resolution::no_match;
+        const bool ok = r ? std::strcmp(r.k->name, want[t]) == 0 || (t == 0 && std::strcmp(r.k->name, "add_f64") == 0)
+                          : r.kind == cpud::resolution::no_match;
         wrong += !ok;
         ++calls;
       }
