@@ -107,6 +107,24 @@ void guards() {
 }
 /* api-guards:end */
 
+/* api-include:start */
+void include_guard() {
+  float x = 1.0f;
+  const std::string top = scale(&x, 1, 1.0f);
+  const cpud::feature_set usable = cpud_usable_mask();  // what this thread may use now
+  cpud::only_features outer({});  // this thread: the baseline build only
+  assert(std::strcmp(scale(&x, 1, 1.0f), "baseline") == 0);
+  {
+    cpud::include_features again(usable);  // for this scope, all of it again
+    assert(again.ok() && scale(&x, 1, 1.0f) == top);       // the best build again
+    cpud::include_features beyond(cpud::feature_set::all());  // more than the CPU has
+    assert(scale(&x, 1, 1.0f) == top);                         // still its best, nothing above
+    assert((beyond.lacking() & cpud_usable_mask()).empty());  // what it could not enable stays out
+  }
+  assert(std::strcmp(scale(&x, 1, 1.0f), "baseline") == 0);  // the outer guard holds again
+}
+/* api-include:end */
+
 /* api-registry:start */
 void registry() {
   (void)scale.get();  // selecting registers the function
@@ -339,6 +357,7 @@ int main(int argc, char **argv) {
   sentences();
   scoped();
   guards();
+  include_guard();
   registry();
   after_reset();
   EXPECT(docs_api_cxx_c_cached() == 0);

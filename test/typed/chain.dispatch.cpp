@@ -17,3 +17,10 @@ void CPUD_FN(add_chain)(const void *, const void *, void *o, std::size_t n) {
   if (auto below = CPUD_BELOW(add_chain)) return below(nullptr, nullptr, names + 1, n + 1);
   names[1] = nullptr;
 }
+
+// A fallback kernel with ISA builds of its own (CPUD_FALLBACK): the boxed
+// signature, and the name of the build that ran written to *o.
+#include "cpudispatch/operator.hpp"
+void CPUD_FN(boxed_which)(const cpud::call_types &, const void *, const void *, void *o, std::size_t) {
+  *static_cast<const char **>(o) = CPUD_TARGET_NAME;
+}

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "add_kernels.h"
+#include "chain.dispatch.h"  // boxed_which: a fallback with ISA builds
 #include "cpudispatch/dtype.h"
 #include "cpudispatch/operator.hpp"
 #include "expect.h"
@@ -33,6 +34,7 @@ namespace doc {  // docs/typed.md's example, as written (its headers are in alre
 using cpud::dtype;
 using doc::add_arrays;
 using doc::loop;
+CPUD_DISPATCH(void, boxed_which, (const cpud::call_types &, const void *, const void *, void *, std::size_t));
 
 namespace {
 
@@ -156,6 +158,26 @@ void c_agrees() {
   std::printf("C and C++ agree on %d pairs; %d reach the fallback\n", pairs, to_fallback);
 }
 
+// A CPUD_DISPATCH fallback (CPUD_FALLBACK) runs its best build, and a
+// thread's guard moves it as any dispatched function.
+void dispatched_fallback() {
+  cpud::op<binary> o{"which", f32_only, CPUD_FALLBACK(boxed_which)};
+  const char *ran = nullptr;
+  o.call({dtype::int8, dtype::uint64}, nullptr, nullptr, &ran, 0);
+  EXPECT(ran && std::strcmp(ran, boxed_which.selected_name()) == 0, "the fallback ran %s, its best build is %s",
+         ran ? ran : "nothing", boxed_which.selected_name());
+  EXPECT(std::strcmp(o.fallback()->name, "boxed_which") == 0 &&
+             std::strcmp(o.fallback()->target_name(), boxed_which.selected_name()) == 0,
+         "the fallback's name and selected build");
+  {
+    cpud::only_features baseline_only({});
+    o.call({dtype::int8, dtype::uint64}, nullptr, nullptr, &ran, 0);
+    EXPECT(ran && std::strcmp(ran, "baseline") == 0, "under only_features({}) the fallback ran %s", ran ? ran : "nothing");
+  }
+  std::printf("a dispatched fallback ran its build %s, and the baseline build under a guard\n",
+              boxed_which.selected_name());
+}
+
 struct listed {
   const char *fallback = nullptr;
   bool entry = false;
@@ -235,6 +257,7 @@ int main(int argc, char **argv) {
   fallback_can_be_called();
   regular_kernel_wins();
   a_tie_stays_an_error();
+  dispatched_fallback();
   c_agrees();
   introspection();
   race();
