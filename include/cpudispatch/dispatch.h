@@ -327,7 +327,13 @@ CPUD_HIDDEN int cpud__pick_find(const char *name, const char *const *names, int 
  * first target after it that may run now (the baseline build at the end);
  * NULL in the baseline build, and where nothing after it can run. Cached
  * like CPUD_DISPATCH_CALL_CACHED's pointer (docs/api.md, "Redispatch"). */
+#if defined(CPUD__DISPATCH_BUILD)
 #define CPUD_DISPATCH_BELOW(NAME) cpud__below_##NAME(CPUD_TARGET_NAME)
+#else /* baseline code is no build of NAME: nothing is "below" it */
+#define CPUD_DISPATCH_BELOW(NAME)                                                                         \
+  CPUD__MOVED("GCC error \"CPUD_DISPATCH_BELOW is for code inside a dispatch source (docs/api.md, Redispatch)\"") \
+  CPUD__NULL
+#endif
 
 #endif /* C and C++ */
 #endif /* CPUDISPATCH_DISPATCH_H_ */

@@ -343,18 +343,23 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
     feature_set k = k_keys & usable & ~skip;
     while (const int id = detail::highest_key(k)) {
       for (int i = k_index.at[id]; i < k_index.fallback && Tag::entries[i].feature == id; ++i)
-        if (detail::within(Tag::entries[i].need, usable) && detail::disjoint(Tag::entries[i].need, skip)) return i;
+        if (may_run(i, usable, skip)) return i;
       k.w[id / 64] &= ~(std::uint64_t{1} << (id % 64));
     }
     return k_index.fallback;
   }
-  // The first target after `from` whose members are all usable and none
-  // skipped; the fallback (baseline build or end entry) when none is.
+  // Target i's members are all usable and none is switched off: the one
+  // test of index_for and index_after.
+  static bool may_run(int i, const feature_set &usable, const feature_set &skip) {
+    return detail::within(Tag::entries[i].need, usable) && detail::disjoint(Tag::entries[i].need, skip);
+  }
+  // The first target after `from` that may run; the fallback (baseline
+  // build or end entry) when none may.
   static int index_after(int from, const feature_set &usable) {
     feature_set skip;
     for (int i = 0; i < CPUD_MASK_WORDS; ++i) skip.w[i] = skip_[i].load(std::memory_order_relaxed);
     for (int i = from + 1; i < k_index.fallback; ++i)
-      if (detail::within(Tag::entries[i].need, usable) && detail::disjoint(Tag::entries[i].need, skip)) return i;
+      if (may_run(i, usable, skip)) return i;
     return k_index.fallback;
   }
   // below()'s first call per target, and every call while some thread is
@@ -495,7 +500,12 @@ CPUD_NAMESPACE_END  // namespace cpud
 // (dispatcher::below; null in the baseline build). NAME's dispatcher must
 // be in sight (CPUD_DISPATCH in the dispatch source, after its generated
 // header). E.g. hand the tail on: if (auto next = CPUD_BELOW(sum_f32)) ...
+#if defined(CPUD__DISPATCH_BUILD)
 #define CPUD_BELOW(NAME) (NAME.template below<decltype(NAME)::index_of(CPUD_TARGET_NAME)>())
+#else /* baseline code is no build of NAME: nothing is "below" it */
+#define CPUD_BELOW(NAME) \
+  CPUD__MOVED("GCC error \"CPUD_BELOW is for code inside a dispatch source (docs/api.md, Redispatch)\"") nullptr
+#endif
 
 #define CPUD__CXX_MEMBER(F) | CPUD_BIT(F)
 #define CPUD__CXX_ENTRY(CHECK, T, NAME) \

@@ -195,7 +195,9 @@ want_compiles = {'call-all-as-statement': 'yes', 'call-all-as-expression': 'no',
                  'cached-c99-pedantic': 'yes', 'cached-cxx-pedantic': 'yes', 'pick-without-define': 'no',
                  'define-any-order': 'yes', 'define-any-order-last-header-lists': 'no',
                  'dispatch-any-order-cxx': 'yes', 'dispatch-any-order-cxx-last-header-lists': 'no',
-                 'define-unknown-name': 'no'}
+                 'define-unknown-name': 'no',
+                 'below-outside-dispatch-source': 'no', 'below-in-dispatch-build': 'yes',
+                 'below-c-outside-dispatch-source': 'no', 'below-c-in-dispatch-build': 'yes'}
 got = dict(x.split('=', 1) for x in a.compiles)
 # quickstart.md's CPUD_NO_INTRINSIC_HEADERS, where the build names a clash
 # (x86_64, aarch64): the generated header's intrinsic headers clash with a
