@@ -26,7 +26,6 @@
 #ifndef CPUDISPATCH_DISPATCH_HPP_
 #define CPUDISPATCH_DISPATCH_HPP_
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -235,13 +234,13 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
 #if CPUD_DISPATCH_CALL_STUB
     return call_stub(static_cast<A &&>(a)...);
 #else
-    return slot_.load(std::memory_order_relaxed)(static_cast<A &&>(a)...);
+    return __atomic_load_n(&slot_, __ATOMIC_RELAXED)(static_cast<A &&>(a)...);
 #endif
   }
   // The address of the target this thread's calls run (selecting it if
   // needed).
   fn_type get() const {
-    fn_type f = slot_.load(std::memory_order_relaxed);
+    fn_type f = __atomic_load_n(&slot_, __ATOMIC_RELAXED);
     if (f == &first_call) return resolve();
     return f == &per_call ? for_mask(cpud_usable_mask()) : f;
   }
@@ -281,7 +280,7 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
     if constexpr (I + 1 >= k_count) {  // only the end entry (null fn) comes after I
       return nullptr;
     } else {
-      const fn_type f = below_[I].load(std::memory_order_relaxed);
+      const fn_type f = __atomic_load_n(&below_[I], __ATOMIC_RELAXED);
       return f ? f : below_slow(I);
     }
   }
@@ -296,15 +295,15 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
     const feature_set prev = disabled();
     const feature_set skip = k_members & ~feature_set(cpud_close_over_implied(~features));
     for (int i = 0; i < CPUD_MASK_WORDS; ++i) {
-      disabled_[i].store(features.w[i], std::memory_order_seq_cst);
-      skip_[i].store(skip.w[i], std::memory_order_seq_cst);
+      __atomic_store_n(&disabled_[i], features.w[i], __ATOMIC_SEQ_CST);
+      __atomic_store_n(&skip_[i], skip.w[i], __ATOMIC_SEQ_CST);
     }
     cpud__reselect(&record_);
     return prev;
   }
   static feature_set disabled() {
     feature_set d;
-    for (int i = 0; i < CPUD_MASK_WORDS; ++i) d.w[i] = disabled_[i].load(std::memory_order_seq_cst);
+    for (int i = 0; i < CPUD_MASK_WORDS; ++i) d.w[i] = __atomic_load_n(&disabled_[i], __ATOMIC_SEQ_CST);
     return d;
   }
 
@@ -319,10 +318,10 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
     const feature_set m = cpud_usable_mask();
     const fn_type f = for_mask(m);
     const bool shared = (__atomic_load_n(&cpud__usable[0], __ATOMIC_SEQ_CST) & 1u) != 0;
-    selected_.store(index_for(shared ? m : feature_set(cpud__process_mask())), std::memory_order_relaxed);
+    __atomic_store_n(&selected_, index_for(shared ? m : feature_set(cpud__process_mask())), __ATOMIC_RELAXED);
     fn_type expected = &first_call;
-    slot_.compare_exchange_strong(expected, shared ? f : &per_call, std::memory_order_seq_cst);
-    if (cpud__epoch() != epoch) slot_.store(&first_call, std::memory_order_seq_cst);
+    __atomic_compare_exchange_n(&slot_, &expected, shared ? f : &per_call, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    if (cpud__epoch() != epoch) __atomic_store_n(&slot_, &first_call, __ATOMIC_SEQ_CST);
     return f;
   }
 
@@ -339,7 +338,7 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
   // suffice. A single feature's target is the first at its key: one pass.
   static int index_for(const feature_set &usable) {
     feature_set skip;
-    for (int i = 0; i < CPUD_MASK_WORDS; ++i) skip.w[i] = skip_[i].load(std::memory_order_relaxed);
+    for (int i = 0; i < CPUD_MASK_WORDS; ++i) skip.w[i] = __atomic_load_n(&skip_[i], __ATOMIC_RELAXED);
     feature_set k = k_keys & usable & ~skip;
     while (const int id = detail::highest_key(k)) {
       for (int i = k_index.at[id]; i < k_index.fallback && Tag::entries[i].feature == id; ++i)
@@ -357,7 +356,7 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
   // build or end entry) when none may.
   static int index_after(int from, const feature_set &usable) {
     feature_set skip;
-    for (int i = 0; i < CPUD_MASK_WORDS; ++i) skip.w[i] = skip_[i].load(std::memory_order_relaxed);
+    for (int i = 0; i < CPUD_MASK_WORDS; ++i) skip.w[i] = __atomic_load_n(&skip_[i], __ATOMIC_RELAXED);
     for (int i = from + 1; i < k_index.fallback; ++i)
       if (may_run(i, usable, skip)) return i;
     return k_index.fallback;
@@ -371,8 +370,8 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
     const feature_set m = cpud_usable_mask();
     const fn_type f = Tag::entries[index_after(from, m)].fn;
     if (f && (__atomic_load_n(&cpud__usable[0], __ATOMIC_SEQ_CST) & 1u)) {
-      below_[from].store(f, std::memory_order_seq_cst);
-      if (cpud__epoch() != epoch) below_[from].store(nullptr, std::memory_order_seq_cst);
+      __atomic_store_n(&below_[from], f, __ATOMIC_SEQ_CST);
+      if (cpud__epoch() != epoch) __atomic_store_n(&below_[from], fn_type{}, __ATOMIC_SEQ_CST);
     }
     return f;
   }
@@ -381,7 +380,7 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
     return f ? f : &none;
   }
   CPUD_CALL_STUB static R call_stub(A... a) {
-    return slot_.load(std::memory_order_relaxed)(static_cast<A &&>(a)...);
+    return __atomic_load_n(&slot_, __ATOMIC_RELAXED)(static_cast<A &&>(a)...);
   }
   static R first_call(A... a) { return resolve()(static_cast<A &&>(a)...); }
   // Stands in for the cached target while some thread is restricted.
@@ -390,7 +389,7 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
     if (__atomic_load_n(&cpud__usable[0], __ATOMIC_RELAXED) & 1u) {
       // No thread is restricted any more: back to a cached target.
       fn_type self = &per_call;
-      slot_.compare_exchange_strong(self, &first_call, std::memory_order_seq_cst);
+      __atomic_compare_exchange_n(&slot_, &self, &first_call, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
     }
     return for_mask(m)(static_cast<A &&>(a)...);
   }
@@ -400,22 +399,26 @@ class CPUD_HIDDEN dispatcher<Tag, R(A...)> {
   static const char *target_name(int i) { return Tag::entries[i].name; }
   static int target_feature(int i) { return Tag::entries[i].feature; }
   static int selected() {
-    int i = selected_.load(std::memory_order_relaxed);
+    int i = __atomic_load_n(&selected_, __ATOMIC_RELAXED);
     return i < count() ? i : -1;
   }
   static void reset() {
-    selected_.store(-1, std::memory_order_relaxed);
-    slot_.store(&first_call, std::memory_order_seq_cst);
-    for (std::atomic<fn_type> &b : below_) b.store(nullptr, std::memory_order_seq_cst);
+    __atomic_store_n(&selected_, -1, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot_, &first_call, __ATOMIC_SEQ_CST);
+    for (fn_type &b : below_) __atomic_store_n(&b, fn_type{}, __ATOMIC_SEQ_CST);
   }
   static constexpr int k_count = detail::count_of(Tag::entries);  // targets and the baseline build
 
   // Constant-initialised: no static constructor runs for a dispatcher.
-  static inline std::atomic<fn_type> slot_{&first_call};
-  static inline std::atomic<int> selected_{-1};
-  static inline std::atomic<std::uint64_t> disabled_[CPUD_MASK_WORDS]{};
-  static inline std::atomic<std::uint64_t> skip_[CPUD_MASK_WORDS]{};  // keys set_disabled switched off
-  static inline std::atomic<fn_type> below_[k_count + 1]{};  // below()'s cached builds; null: choose again
+  // Read and written only through the __atomic builtins, as dispatch.h's C
+  // dispatcher does: std::atomic's members are out-of-line functions of
+  // namespace std in an unoptimised build, which a shared library built
+  // with default visibility would export beside its own.
+  static inline fn_type slot_{&first_call};
+  static inline int selected_{-1};
+  static inline std::uint64_t disabled_[CPUD_MASK_WORDS]{};
+  static inline std::uint64_t skip_[CPUD_MASK_WORDS]{};  // keys set_disabled switched off
+  static inline fn_type below_[k_count + 1]{};  // below()'s cached builds; null: choose again
   static inline cpud_function record_{Tag::name, &count, &target_name, &target_feature,
                                       &selected, &reset, nullptr, 0};
 };

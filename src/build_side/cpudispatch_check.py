@@ -419,16 +419,23 @@ def write_archive(out, libs, ar, objcopy, renames):
             fh.write(''.join('%s %s\n' % (o, n) for o, n in sorted(names.items())))
     # COFF: the linker keeps one COMDAT section per *section name*
     # (.text$NAME, with its unwind data .xdata$NAME/.pdata$NAME), so the
-    # sections of a renamed function are renamed too.
+    # sections of a renamed function are renamed too, and so are the
+    # sections' own symbols: ld checks that a COMDAT section's first symbol
+    # is its name ("COMDAT symbol ... does not match section name"), and
+    # objcopy's --rename-section leaves some of them as they were.
     sections = {}
+    lib_maps = {}  # per COFF library: the target's names and its sections' symbols
     for lib in libs:
         if lib.coff and lib.target in maps:
             names = renames[lib.target]
             secs = sorted({x for secs in lib.sections.values() for x in secs if x.partition('$')[2] in names})
+            new = {x: '%s$%s' % (x.partition('$')[0], names[x.partition('$')[2]]) for x in secs}
             sections[lib.name] = os.path.join(tmp, 'sections_%s.txt' % lib.name)
             with open(sections[lib.name], 'w') as fh:
-                fh.write(''.join('--rename-section %s=%s$%s\n' % (x, x.partition('$')[0], names[x.partition('$')[2]])
-                                 for x in secs))
+                fh.write(''.join('--rename-section %s=%s\n' % (x, new[x]) for x in secs))
+            lib_maps[lib.name] = os.path.join(tmp, 'rename_%s.txt' % lib.name)
+            with open(lib_maps[lib.name], 'w') as fh:
+                fh.write(''.join('%s %s\n' % (o, n) for o, n in sorted(list(names.items()) + list(new.items()))))
     files = []
     for i, lib in enumerate(libs):
         for j, (name, path, body) in enumerate(ar_members(lib.path)):
@@ -445,7 +452,7 @@ def write_archive(out, libs, ar, objcopy, renames):
             if lib.target in maps:
                 renamed = copy + '.renamed.o'
                 extra = ['@' + sections[lib.name]] if lib.name in sections else []
-                r = subprocess.run([objcopy, '--redefine-syms=' + maps[lib.target]] + extra + [path, renamed],
+                r = subprocess.run([objcopy, '--redefine-syms=' + lib_maps.get(lib.name, maps[lib.target])] + extra + [path, renamed],
                                    capture_output=True, text=True)
                 if r.returncode != 0:
                     sys.exit('cpudispatch check: %s failed on %s(%s): %s' % (objcopy, lib.name, name, r.stderr.strip()))
