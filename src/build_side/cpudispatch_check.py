@@ -23,6 +23,9 @@ archive a program links them through.
   cpudispatch_check.py --config TARGETS.txt --stamp STAMP LIB...
       checks LIBs in the order given, for a project that links them itself
       in that order, and writes STAMP.
+  --foreign-names (any mode): the libraries' kernels have their project's
+      own names, as NumPy's sources built by the generator's NumPy format
+      (cpud['check_numpy']): the namespace rule below is not applied.
 
 A library's target is read from its objects: every object compiled for a
 dispatch target carries a `.cpud_target` section naming the target
@@ -514,6 +517,9 @@ def main():
     ap.add_argument('--objcopy', help='objcopy (the cross file\'s for a cross build) to keep inline functions '
                     'per target in --archive mode')
     ap.add_argument('--no-rename', action='store_true', help='--archive without renaming (tests)')
+    ap.add_argument('--foreign-names', action='store_true',
+                    help='the objects\' kernels have their project\'s own names (the generator\'s NumPy format: '
+                         'NumPy\'s, hidden in its extension module): no namespace check')
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument('--archive', metavar='OUT')
     mode.add_argument('--object', metavar='OUT')
@@ -540,7 +546,7 @@ def main():
         libs.sort(key=lambda lib: grammar.rank(cfg, lib.target))
     for lib in libs:
         problems += object_problems(lib)
-        problems += namespace_problems(lib, cfg)
+        problems += [] if a.foreign_names else namespace_problems(lib, cfg)
     renames, why_not = {}, None
     if a.archive and a.objcopy and not a.no_rename:
         why_not = can_rewrite(a.objcopy, libs)

@@ -49,6 +49,15 @@ result is kept in the out folder (CACHE_NAME) with what it was made from
 (its list, the files read and their times, the configuration, this
 generator's code), and reused while all of them are the same.
 
+  cpudispatch_gen.py --format numpy [--prefix NPY_] [--keep-sort] ...
+                     HEADER "WANTED" [HEADER "WANTED" ...]
+      NumPy's format (src/build_side/cpudispatch_numpy.py): HEADER is the
+      name NumPy's callers include (argfunc.dispatch.h), WANTED NumPy's
+      list for it ("baseline" for its baseline: argument); words as above,
+      SOURCE being HEADER. With --numpy-summary and no pairs: the NumPy
+      names of the baseline and of dispatch, and the baseline's arguments
+      (docs/porting-from-numpy.md).
+
   cpudispatch_gen.py --moved ...   cpudispatch 0.2's loop (cpud['gen'], one
                                    run per source): its migration, exit 1
 """
@@ -67,7 +76,8 @@ LIB_SEP, ARG_SEP = ':', '|'
 CACHE_NAME = '.cpudispatch-gen-cache.json'
 # The files whose code makes a header: a change to any of them redoes every
 # source (the cache's key holds their times).
-TOOL_FILES = ('cpudispatch_gen.py', 'cpudispatch_grammar.py', 'cpudispatch_model.py', 'cpudispatch_project.py')
+TOOL_FILES = ('cpudispatch_gen.py', 'cpudispatch_grammar.py', 'cpudispatch_model.py', 'cpudispatch_project.py',
+              'cpudispatch_numpy.py')
 MOVED = ('cpudispatch 0.3 runs the generator once for all of a loop\'s dispatch sources, and cpud[\'gen\'] '
          '(one run per source, cpudispatch 0.2\'s loop) is gone. Replace the loop with the block of '
          'docs/quickstart.md: `kernel_gen = cpud[\'generate\']`, then `foreach src, want : {...}` with '
@@ -324,6 +334,17 @@ def source_name(source):
     return name
 
 
+def one_name_each(pairs, what):
+    """Fails where two of the pairs' sources (or headers) have one NAME."""
+    names = {}
+    for source, _ in pairs:
+        name = source_name(source)
+        if name in names:
+            fail('%s "%s" and "%s" have one name, "%s" (the file name up to the first dot): their headers and '
+                 'libraries would be one; rename one' % (what, names[name], source, name))
+        names[name] = source
+
+
 def words_of(cfg, name, targets, with_baseline, source):
     # The link order: the linker keeps the first copy of an inline or
     # template function it meets, so baseline first (baseline code never
@@ -390,13 +411,7 @@ class Loop:
     def run(self, pairs):
         if self.config_stat is None:
             self.cfg  # the error naming the configuration
-        names = {}
-        for source, _ in pairs:
-            name = source_name(source)
-            if name in names:
-                fail('dispatch sources "%s" and "%s" have one name, "%s" (the file name up to the first dot): their '
-                     'headers and libraries would be one; rename one' % (names[name], source, name))
-            names[name] = source
+        one_name_each(pairs, 'dispatch sources')
         kns = kernel_namespace(self.cfg) if pairs else ''
         results, todo = [], []
         for source, wanted in pairs:
@@ -455,6 +470,47 @@ class Loop:
             self.save()
         return [w for e in results for w in e['words']]
 
+    def run_numpy(self, pairs, prefix, keep_sort, summary):
+        """The NumPy format (src/build_side/cpudispatch_numpy.py): each
+        pair is a header's name (argfunc.dispatch.h) and NumPy's list for it;
+        the words as run()'s, SOURCE being the header's name. Headers are
+        written only when every list resolved."""
+        import cpudispatch_numpy as numpy_format
+        try:
+            nn = numpy_format.NumpyNames(self.cfg)
+        except numpy_format.NumpyError as e:
+            fail(str(e))
+        probes = self.cache.setdefault('numpy_extras', {})
+        before = dict(probes)
+        extra_ok = numpy_format.ExtraProbe(nn, self.cc, probes, stat_of)
+        if summary:
+            return numpy_format.summary(nn, prefix, extra_ok)
+        one_name_each(pairs, 'NumPy headers')
+        texts, words = [], []
+        for config_name, wanted in pairs:
+            name = source_name(config_name)
+            notes = []
+            try:
+                with_baseline, targets = numpy_format.resolve(nn, config_name, wanted, keep_sort, notes)
+            except grammar.ListError as e:
+                fail(str(e))
+            texts.append((config_name, numpy_format.header(nn, prefix, config_name, wanted, with_baseline, targets,
+                                                           notes)))
+            listed = ([[]] if with_baseline else []) + list(reversed(targets))
+            for t in listed:
+                args = numpy_format.target_args(nn, prefix, t, extra_ok)
+                bad = [x for x in args if not x or any(c.isspace() or c in LIB_SEP + ARG_SEP for c in x)]
+                if bad:
+                    fail('NumPy header "%s": flag "%s" holds whitespace, "%s" or "%s"; it cannot pass through the '
+                         'list the loop splits' % (config_name, bad[0], LIB_SEP, ARG_SEP))
+                lib = '%s_%s' % (name, nn.target_name(t) if t else 'baseline')
+                words.append('%s%s%s%s%s' % (lib, LIB_SEP, ARG_SEP.join(args), LIB_SEP, config_name))
+        for config_name, text in texts:
+            write_if_changed(os.path.join(self.out_dir, config_name), text)
+        if probes != before:
+            self.save()
+        return words
+
     def save(self):
         tmp = '%s.%d.tmp' % (self.cache_path, os.getpid())
         try:
@@ -466,13 +522,15 @@ class Loop:
 
 
 def parse(argv):
-    o = {'config': None, 'register': None, 'out_dir': None, 'cc': [], 'cxx': [], 'moved': False, 'pos': []}
+    o = {'config': None, 'register': None, 'out_dir': None, 'cc': [], 'cxx': [], 'moved': False, 'pos': [],
+         'format': 'cpudispatch', 'prefix': 'NPY_', 'keep_sort': False, 'numpy_summary': False}
     i = 0
     usage = ('usage: cpudispatch_gen.py --config FILE [--register DIR] [--out-dir DIR] [--cc=ARG ...] '
-             '[--cxx=ARG ...] SOURCE WANTED [SOURCE WANTED ...]')
+             '[--cxx=ARG ...] [--format cpudispatch|numpy [--prefix P] [--keep-sort] [--numpy-summary]] '
+             'SOURCE WANTED [SOURCE WANTED ...]')
     while i < len(argv):
         a = argv[i]
-        if a in ('--config', '--register', '--out-dir'):
+        if a in ('--config', '--register', '--out-dir', '--format', '--prefix'):
             if i + 1 >= len(argv):
                 fail('%s needs a value; %s' % (a, usage))
             o[a[2:].replace('-', '_')] = argv[i + 1]
@@ -480,6 +538,9 @@ def parse(argv):
         elif a.startswith('--cc=') or a.startswith('--cxx='):
             k, _, v = a[2:].partition('=')
             o[k].append(v)
+            i += 1
+        elif a in ('--keep-sort', '--numpy-summary'):
+            o[a[2:].replace('-', '_')] = True
             i += 1
         elif a == '--moved':
             o['moved'] = True
@@ -498,6 +559,12 @@ def parse(argv):
         fail(MOVED)
     if o['config'] is None:
         fail(usage)
+    if o['format'] not in ('cpudispatch', 'numpy'):
+        fail('--format "%s": the formats are cpudispatch (the default) and numpy' % o['format'])
+    if o['format'] != 'numpy' and (o['keep_sort'] or o['numpy_summary']):
+        fail('--keep-sort and --numpy-summary are options of --format numpy')
+    if not re.match(r'^[A-Za-z_][A-Za-z0-9_]*$', o['prefix']):
+        fail('--prefix "%s": a prefix of C macro names (NPY_) must be a C identifier' % o['prefix'])
     if len(o['pos']) % 2:
         fail('dispatch source "%s" has no target list: the arguments are pairs, SOURCE WANTED (%s)'
              % (o['pos'][-1], usage))
@@ -514,7 +581,10 @@ def main():
                  'is unset)' % (pairs[0][0] if pairs else ''))
         out_dir = os.path.join(os.environ['MESON_BUILD_ROOT'], os.environ.get('MESON_SUBDIR', ''))
     loop = Loop(o['config'], out_dir, o['cc'], o['cxx'], o['register'])
-    words = loop.run(pairs)
+    if o['format'] == 'numpy':
+        words = loop.run_numpy(pairs, o['prefix'], o['keep_sort'], o['numpy_summary'])
+    else:
+        words = loop.run(pairs)
     if words:
         print('\n'.join(words))
 

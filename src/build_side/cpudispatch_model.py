@@ -10,6 +10,7 @@ resolves the options into it and writes it as cpudispatch_targets.txt
 (Model.load). So those tools hold no feature data of their own. The rules
 of feature lists and target names over a Model are src/build_side/cpudispatch_grammar.py.
 """
+import json
 import os
 
 # The tables' reader (ast, their checks) only where the tables are read:
@@ -56,6 +57,9 @@ class Model:
         self.row = {}
         self.test_path = {}      # feature -> its test program
         self.adds, self.removes = {}, {}
+        # NumPy's names (the table's 'numpy'), for the generator's NumPy
+        # format; each extra's program as a path.
+        self.numpy = []
 
     @property
     def order(self):
@@ -106,6 +110,10 @@ class Model:
         m.ext_sep = m.table['march_ext_sep']
         m.short_exts_first = m.table.get('march_short_exts_first', False)
         m.index = {f: i for i, f in enumerate(m.names)}
+        arch_dir = os.path.join(features_dir, m.table.get('arch', arch))
+        m.numpy = [dict(e, extras={x: os.path.abspath(os.path.join(arch_dir, 'numpy', p))
+                                   for x, p in e.get('extras', {}).items()})
+                   for e in m.table.get('numpy', [])]
         return m
 
     def floor_flags(self):
@@ -145,6 +153,8 @@ class Model:
         t += ['%s %s %s' % ('foreign' if tok in self.foreign else 'shared', tok, ' '.join(a))
               for tok, a in self.elsewhere.items()]
         t += ['retired %s' % n for n in self.retired]
+        # One NumPy name per line, as JSON (a regex may hold anything).
+        t += ['numpy %s' % json.dumps(e, sort_keys=True) for e in self.numpy]
         return '\n'.join(t) + '\n'
 
     @classmethod
@@ -178,6 +188,8 @@ class Model:
                         m.foreign[rest[0]] = ' and '.join(rest[1:])
                 elif key == 'retired':
                     m.retired.append(rest[0])
+                elif key == 'numpy':
+                    m.numpy.append(json.loads(line.split(None, 1)[1]))
                 elif key == 'flags':
                     m.flags[rest[0]] = rest[1:]
                 elif key == 'target-flags':

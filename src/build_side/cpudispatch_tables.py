@@ -20,7 +20,12 @@ TABLE_KEYS = ['march_ext_sep', 'detect_source', 'min', 'native', 'floor', 'retir
 # a table that takes another arch's rows (x86 takes x86_64's: read_table):
 # that arch, the rows it leaves out, and what a taken row implies besides
 # (its own rows, which come first).
-OPTIONAL_TABLE_KEYS = ['march_short_exts_first', 'rows_from', 'rows_without', 'rows_also_imply', 'loader_isa_levels']
+OPTIONAL_TABLE_KEYS = ['march_short_exts_first', 'rows_from', 'rows_without', 'rows_also_imply', 'loader_isa_levels',
+                       'numpy']
+# NumPy's names (a table's 'numpy', for the generator's NumPy format): the
+# keys of an entry, required and optional.
+NUMPY_KEYS = ['name', 'interest']
+OPTIONAL_NUMPY_KEYS = ['means', 'group', 'drop', 'flags', 'extras']
 # Keys read_table adds: the arch (the folder's name) and, per row, the folder
 # that holds it and its test program.
 READ_KEYS = ['arch', 'row_dirs']
@@ -281,6 +286,7 @@ def check(tables, features_dir):
                 raise TableError('feature table %s: loader_isa_levels entry %r is not [a row, a property bit above '
                                  'the last]' % (arch, lv))
             last = lv[1]
+        check_numpy(t, seen, features_dir)
         adds, _ = removal_sets(t)
         for r in t['features']:
             if 'adds_to' in r and not adds[r['name']]:
@@ -289,6 +295,40 @@ def check(tables, features_dir):
                     arch, r['name'], ' '.join(r['adds_to'] + ['min'])))
     order = [t['arch'] for t in tables]
     return {tok: sorted(used_by, key=order.index) for tok, used_by in all_tokens.items()}
+
+
+def check_numpy(t, rows, features_dir):
+    """A table's NumPy names: known keys, names once, interest ascending,
+    'means' naming rows of the table (a name that is itself a row means
+    that row by default), the extras' programs present."""
+    arch, last, names = t['arch'], 0, set()
+    for e in t.get('numpy', []):
+        what = 'feature table %s: numpy entry %r' % (arch, e.get('name') if isinstance(e, dict) else e)
+        if not isinstance(e, dict) or any(k not in e for k in NUMPY_KEYS):
+            raise TableError('%s lacks a key of %s' % (what, ' '.join(NUMPY_KEYS)))
+        for k in e:
+            if k not in NUMPY_KEYS + OPTIONAL_NUMPY_KEYS:
+                raise TableError('%s: unknown key "%s" (keys: %s; optional: %s)'
+                                 % (what, k, ' '.join(NUMPY_KEYS), ' '.join(OPTIONAL_NUMPY_KEYS)))
+        if e['name'] in names or not isinstance(e['interest'], int) or e['interest'] <= last:
+            raise TableError('%s: names come once, in ascending interest (after %d)' % (what, last))
+        names.add(e['name'])
+        last = e['interest']
+        means = e.get('means', [e['name']])
+        bad = [m for m in means if m not in rows]
+        if not means or bad:
+            raise TableError('%s: "means" names no row of the table (%s)' % (what, ' '.join(bad) or 'empty'))
+        for k in ('group', 'flags'):
+            if not all(isinstance(x, str) and x for x in e.get(k, [])):
+                raise TableError('%s: "%s" is a list of names' % (what, k))
+        if 'drop' in e:
+            try:
+                re.compile(e['drop'])
+            except re.error as err:
+                raise TableError('%s: "drop" is no regex (%s)' % (what, err))
+        for x, prog in e.get('extras', {}).items():
+            if not os.path.isfile(os.path.join(features_dir, arch, 'numpy', prog)):
+                raise TableError('%s: extra %s: its program %s/numpy/%s does not exist' % (what, x, arch, prog))
 
 
 def removal_sets(table):

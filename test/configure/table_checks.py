@@ -65,6 +65,16 @@ CASES = [
      "'adds_to': ['AVX512_SKX', 'X86_V3'],\n     'detect': [], 'xcr0': 0xe6},\n    {'name': 'AVX512VNNI'",
      'group X86_V4 adds nothing to AVX512_SKX X86_V3 min'),
     ('unreadable text', X86, "'name': 'AVX2',", "'name': AVX2',", 'x86_64/table.py:'),
+    ('a NumPy name without interest', X86, "{'name': 'SSE3', 'interest': 3},", "{'name': 'SSE3'},",
+     "numpy entry 'SSE3' lacks a key of name interest"),
+    ('a NumPy name out of order', X86, "{'name': 'SSE3', 'interest': 3},", "{'name': 'SSE3', 'interest': 30},",
+     "numpy entry 'SSSE3': names come once, in ascending interest"),
+    ('a NumPy name meaning no row', X86, "{'name': 'AVX512CD', 'interest': 41},",
+     "{'name': 'AVX512CD', 'interest': 41, 'means': ['AVX512ER']},", '"means" names no row of the table (AVX512ER)'),
+    ('a NumPy extra without its program', X86, "'AVX512BW_MASK': 'avx512bw_mask.c'",
+     "'AVX512BW_MASK': 'avx512bw_masks.c'", 'its program x86_64/numpy/avx512bw_masks.c does not exist'),
+    ('an unknown NumPy key', X86, "{'name': 'FMA3', 'interest': 24},", "{'name': 'FMA3', 'interest': 24, 'implies': []},",
+     'numpy entry \'FMA3\': unknown key "implies"'),
     ('code, not a literal', X86, "'min': ['SSE', 'SSE2'],", "'min': ['SSE'] + ['SSE2'],", 'cannot read the table'),
     # A table that takes another's rows (x86 takes x86_64's: read_table).
     ('rows_from an arch without a table', X86_32, "'rows_from': 'x86_64',", "'rows_from': 'x86_65',",
@@ -95,7 +105,9 @@ counts = {t['arch']: len(t['features']) for t in real}
 written = {}
 for arch in T.arches(os.path.join(root, 'src', 'features')):
     with open(os.path.join(root, 'src', 'features', arch, 'table.py')) as fh:
-        written[arch] = len(re.findall(r"\{'name': '", fh.read()))
+        # A row starts {'name': ..., 'implies' (the NumPy names, 'numpy',
+        # have no 'implies').
+        written[arch] = len(re.findall(r"\{'name': '\w+', 'implies'", fh.read()))
 for arch in written:
     # A table that takes another's rows: its own, then the other's less
     # those it leaves out.

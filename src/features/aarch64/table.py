@@ -106,4 +106,15 @@
      'headers': ['arm_sme.h'], 'cdef': 'defined(__ARM_FEATURE_SME)',
      'detect': ['hwcap2', 23]},
   ],
+  # NumPy's names (the generator's NumPy format; the keys as in
+  # ../x86_64/table.py). NEON to ASIMD are the arch's floor.
+  'numpy': [
+    {'name': 'NEON', 'interest': 1},
+    {'name': 'NEON_FP16', 'interest': 2},
+    {'name': 'NEON_VFPV4', 'interest': 3},
+    {'name': 'ASIMD', 'interest': 4, 'drop': 'NEON.*'},
+    {'name': 'ASIMDHP', 'interest': 5},
+    {'name': 'ASIMDDP', 'interest': 6},
+    {'name': 'ASIMDFHM', 'interest': 7},
+  ],
 }

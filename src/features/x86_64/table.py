@@ -296,4 +296,47 @@
      'headers': ['immintrin.h'], 'cdef': 'defined(__APX_F__)',
      'detect': ['cpuid', 7, 1, 'edx', 21], 'xcr0': 0x80000},
   ],
+  # NumPy's names for its dispatch sources, for the generator's NumPy
+  # format (--format numpy, docs/porting-from-numpy.md), as NumPy 1.26
+  # defines them. Per name: interest (NumPy's rank, which orders a group's
+  # name and the run-time tests); means (the rows above its objects are
+  # compiled for, default [name]: their flags, and the CPU check of
+  # cpudispatch-check, come from these rows); group (the further names
+  # NumPy defines NPY_HAVE_ for); detect (the names NumPy's run-time test
+  # is asked, default group or [name]), drop (a regex: the names asked
+  # before that this one's test replaces); flags (flags NumPy adds beyond
+  # the rows'); extras (names NumPy defines when a program compiles with
+  # the target's flags: NAME -> the program, in numpy/ beside this table).
+  # A name whose rows are not here (Xeon Phi's AVX512_KNL, AVX512_KNM) is
+  # 'retired' above.
+  'numpy': [
+    {'name': 'SSE', 'interest': 1},
+    {'name': 'SSE2', 'interest': 2},
+    {'name': 'SSE3', 'interest': 3},
+    {'name': 'SSSE3', 'interest': 4},
+    {'name': 'SSE41', 'interest': 5},
+    {'name': 'POPCNT', 'interest': 6},
+    {'name': 'SSE42', 'interest': 7},
+    {'name': 'AVX', 'interest': 20, 'drop': '.*SSE.*'},
+    {'name': 'XOP', 'interest': 21},
+    {'name': 'FMA4', 'interest': 22},
+    {'name': 'F16C', 'interest': 23},
+    {'name': 'FMA3', 'interest': 24},
+    {'name': 'AVX2', 'interest': 25},
+    # -mno-mmx: NumPy's own (mask conversions and MMX state).
+    {'name': 'AVX512F', 'interest': 40, 'drop': '.*', 'flags': ['-mno-mmx'],
+     'extras': {'AVX512F_REDUCE': 'avx512f_reduce.c'}},
+    {'name': 'AVX512CD', 'interest': 41},
+    {'name': 'AVX512_SKX', 'interest': 50, 'group': ['AVX512VL', 'AVX512BW', 'AVX512DQ'],
+     'extras': {'AVX512BW_MASK': 'avx512bw_mask.c', 'AVX512DQ_MASK': 'avx512dq_mask.c'}},
+    {'name': 'AVX512_CLX', 'interest': 51, 'group': ['AVX512VNNI']},
+    {'name': 'AVX512_CNL', 'interest': 52, 'group': ['AVX512IFMA', 'AVX512VBMI']},
+    # NumPy 1.26's Ice Lake and Sapphire Rapids lack the rows' VAES, GFNI,
+    # VPCLMULQDQ (and BF16): NumPy's run-time test does not ask for them,
+    # so its objects are not compiled for them.
+    {'name': 'AVX512_ICL', 'interest': 53, 'group': ['AVX512VBMI2', 'AVX512BITALG', 'AVX512VPOPCNTDQ'],
+     'means': ['AVX512_CLX', 'AVX512_CNL', 'AVX512VBMI2', 'AVX512BITALG', 'AVX512VPOPCNTDQ']},
+    {'name': 'AVX512_SPR', 'interest': 55, 'group': ['AVX512FP16'],
+     'means': ['AVX512_CLX', 'AVX512_CNL', 'AVX512VBMI2', 'AVX512BITALG', 'AVX512VPOPCNTDQ', 'AVX512FP16']},
+  ],
 }

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""NumPy 1.26's own dispatch sources on stock Meson with cpudispatch: applies
+the port to a copy of a NumPy checkout, configures it with an upstream
+Meson, and (by step) builds it, runs NumPy's dispatch and SIMD tests, and
+compares the configure with the fork's (docs/porting-from-numpy.md,
+"Building NumPy itself"). Not part of CI: CI has no NumPy source.
+
+  numpy-port.py --numpy SRC --meson MESON_PY --work DIR [--fork FORK_MESON_PY]
+                [--steps port,configure,build,test,compare] [--jobs N]
+
+SRC: a NumPy 1.26 checkout with its submodules' files
+(numpy/core/src/npysort/x86-simd-sort, numpy/core/src/umath/svml); it is
+copied (DIR/src) and never changed. MESON_PY: an upstream Meson's meson.py
+(NumPy 1.26 asks for >= 1.2.99). FORK_MESON_PY: the fork's meson.py, for
+`compare` (it configures the untouched checkout, DIR/fork).
+
+What `port` does to the copy, by pattern (nothing of NumPy's text is kept
+in this repository): meson_cpu/meson.build becomes tools/numpy_port/
+meson_cpu.build; each multi_targets call of numpy/core/meson.build becomes
+the generator's loop (tools/numpy_port/rewrite.py); the Cython version
+check accepts Debian 12's cython3 (0.29.32, which NumPy's check refuses
+for want of 0.29.34); subprojects/ gets cpudispatch's release wrap
+(tools/make-wrap.py: git HEAD of this repository).
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(HERE, 'numpy_port'))
+import rewrite  # noqa: E402  (tools/numpy_port/rewrite.py)
+
+CYTHON_CHECK = re.compile(r"(cy\.version\(\)\.version_compare\(')>=0\.29\.34('\))")
+# The calls of NumPy 1.26.4's numpy/core/meson.build.
+EXPECTED_SITES = 5
+TESTS = ['numpy/core/tests/test_cpu_dispatcher.py', 'numpy/core/tests/test_cpu_features.py',
+         'numpy/core/tests/test_simd.py', 'numpy/core/tests/test_umath.py']
+
+
+def say(*a):
+    print('numpy-port:', *a, flush=True)
+
+
+def run(cmd, **kw):
+    say('$', ' '.join(cmd))
+    r = subprocess.run(cmd, **kw)
+    if r.returncode != 0:
+        sys.exit('numpy-port: %s failed (%d)' % (cmd[0], r.returncode))
+    return r
+
+
+def port(a):
+    src = os.path.join(a.work, 'src')
+    shutil.rmtree(src, ignore_errors=True)
+    shutil.copytree(a.numpy, src, ignore=shutil.ignore_patterns('.git'), symlinks=True)
+    for sub in ('numpy/core/src/npysort/x86-simd-sort/src', 'numpy/core/src/umath/svml/linux'):
+        if not os.path.isdir(os.path.join(src, sub)):
+            sys.exit('numpy-port: %s has no %s: fetch the submodules first' % (a.numpy, sub))
+    shutil.copyfile(os.path.join(HERE, 'numpy_port', 'meson_cpu.build'), os.path.join(src, 'meson_cpu', 'meson.build'))
+    core = os.path.join(src, 'numpy', 'core', 'meson.build')
+    text, n = rewrite.rewrite(open(core).read())
+    if n != EXPECTED_SITES or 'multi_targets' in re.sub(r'#.*', '', text):
+        sys.exit('numpy-port: rewrote %d multi_targets calls of %s, expected %d and none left' % (n, core,
+                                                                                               EXPECTED_SITES))
+    open(core, 'w').write(text)
+    top = os.path.join(src, 'meson.build')
+    t, k = CYTHON_CHECK.subn(r"\g<1>>=0.29.32\g<2>", open(top).read())
+    if k != 1:
+        sys.exit('numpy-port: the Cython version check of %s is not where 1.26 has it' % top)
+    open(top, 'w').write(t)
+    subs = os.path.join(src, 'subprojects')
+    os.makedirs(subs, exist_ok=True)
+    run([sys.executable, os.path.join(ROOT, 'tools', 'make-wrap.py'), subs, '--allow-dirty'])
+    say('ported: %d multi_targets calls, meson_cpu/meson.build, the Cython check, subprojects/cpudispatch.wrap' % n)
+
+
+def configure(a, meson, src, build, extra=()):
+    shutil.rmtree(build, ignore_errors=True)
+    run([sys.executable, meson, 'setup', build, src, '-Dallow-noblas=true', '--buildtype=release']
+        + list(a.meson_option) + list(extra))
+
+
+def site_dir(dest):
+    got = glob.glob(os.path.join(dest, '**', 'numpy', '__init__.py'), recursive=True)
+    if not got:
+        sys.exit('numpy-port: no numpy/__init__.py under %s' % dest)
+    return os.path.dirname(os.path.dirname(got[0]))
+
+
+def build(a):
+    b = os.path.join(a.work, 'build')
+    run(['ninja', '-C', b] + (['-j', str(a.jobs)] if a.jobs else []))
+    dest = os.path.join(a.work, 'dest')
+    shutil.rmtree(dest, ignore_errors=True)
+    run([sys.executable, a.meson, 'install', '-C', b, '--destdir', dest, '--quiet'])
+    say('installed under', site_dir(dest))
+
+
+def numpy_env(a):
+    env = dict(os.environ, PYTHONPATH=site_dir(os.path.join(a.work, 'dest')))
+    for k in ('NPY_DISABLE_CPU_FEATURES', 'NPY_ENABLE_CPU_FEATURES'):
+        env.pop(k, None)
+    return env
+
+
+def attrs(a, env):
+    code = ('import json, numpy.core._multiarray_umath as m; '
+            'print(json.dumps([m.__cpu_baseline__, m.__cpu_dispatch__, m.__cpu_features__]))')
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env, cwd=a.work)
+    if r.returncode != 0:
+        sys.exit('numpy-port: importing the built NumPy failed: %s' % r.stderr[-2000:])
+    return json.loads(r.stdout)
+
+
+def test(a):
+    env = numpy_env(a)
+    base, dispatch, features = attrs(a, env)
+    say('__cpu_baseline__:', ' '.join(base))
+    say('__cpu_dispatch__:', ' '.join(dispatch))
+    here = [d for d in dispatch if features.get(d)]
+    say('this CPU has:', ' '.join(here))
+    tests = [os.path.join(site_dir(os.path.join(a.work, 'dest')), t) for t in TESTS]
+    runs = [('plain', None)]
+    # Every compiled target this CPU has: everything above it switched off.
+    for i, d in enumerate(here):
+        above = here[i + 1:]
+        if above:
+            runs.append(('top %s' % d, ' '.join(above)))
+    results = []
+    for name, disable in runs:
+        e = dict(env)
+        if disable:
+            e['NPY_DISABLE_CPU_FEATURES'] = disable
+        r = subprocess.run([sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider'] + tests, env=e,
+                           cwd=a.work, capture_output=True, text=True)
+        last = (r.stdout.strip().splitlines() or [''])[-1]
+        say('%-22s %s -> %s' % (name, 'NPY_DISABLE_CPU_FEATURES="%s"' % disable if disable else '', last))
+        results.append((name, r.returncode, last))
+    bad = [n for n, rc, _ in results if rc != 0]
+    if bad:
+        sys.exit('numpy-port: NumPy\'s tests failed in: %s' % ', '.join(bad))
+
+
+def flag_sets(build):
+    out = {}
+    for c in json.load(open(os.path.join(build, 'compile_commands.json'))):
+        m = re.search(r'lib(\w+?)(?:\.dispatch\.h)?_(baseline|[A-Z0-9_]+?)\.a\.p/', c['output'])
+        if not m:
+            continue
+        words = c['command'].split()
+        key = '%s %s %s' % (m.group(1), m.group(2), os.path.basename(c['file']))
+        out[key] = sorted(set(w for w in words if w.startswith('-m') or w.startswith('-DNPY_')))
+    return out
+
+
+def compare(a):
+    if not a.fork:
+        sys.exit('numpy-port: compare needs --fork FORK_MESON_PY')
+    fb = os.path.join(a.work, 'fork-build')
+    fork_src = os.path.join(a.work, 'fork')
+    shutil.rmtree(fork_src, ignore_errors=True)
+    shutil.copytree(a.numpy, fork_src, ignore=shutil.ignore_patterns('.git'), symlinks=True)
+    top = os.path.join(fork_src, 'meson.build')
+    open(top, 'w').write(CYTHON_CHECK.sub(r"\g<1>>=0.29.32\g<2>", open(top).read()))
+    configure(a, a.fork, fork_src, fb)
+    ob = os.path.join(a.work, 'build')
+    strip = lambda t: [l for l in t.splitlines() if not (l.startswith('/*') or l.startswith(' *'))]
+    diffs = 0
+    for h in sorted(glob.glob(os.path.join(fb, 'numpy', 'core', '*.dispatch.h'))):
+        mine = os.path.join(ob, 'numpy', 'core', os.path.basename(h))
+        same = os.path.exists(mine) and strip(open(h).read()) == strip(open(mine).read())
+        diffs += not same
+        say('header %-36s %s' % (os.path.basename(h), 'same' if same else 'DIFFERS'))
+    for which in ('baseline', 'dispatch'):
+        pat = re.compile(r'#define NPY_WITH_CPU_%s\s+"([^"]*)"' % which.upper())
+        got = [pat.search(open(os.path.join(b, 'meson_cpu', 'npy_cpu_dispatch_config.h')).read())
+               for b in (fb, ob)]
+        f, o = [g.group(1).split() if g else None for g in got]
+        say('%s names: fork %s; cpudispatch %s%s' % (which, ' '.join(f or []), ' '.join(o or []),
+                                                      '' if f == o else ' (differ: fork only %s, ours only %s)'
+                                                      % (sorted(set(f or []) - set(o or [])),
+                                                         sorted(set(o or []) - set(f or [])))))
+    f, o = flag_sets(fb), flag_sets(ob)
+    for k in sorted(set(f) | set(o)):
+        if k not in f or k not in o:
+            diffs += 1
+            say('object %s: only in %s' % (k, 'the fork\'s build' if k in f else 'cpudispatch\'s'))
+        elif f[k] != o[k]:
+            diffs += 1
+            say('object %s: fork only %s; cpudispatch only %s' % (k, sorted(set(f[k]) - set(o[k])),
+                                                                  sorted(set(o[k]) - set(f[k]))))
+    say('%d objects compared, %d differences' % (len(set(f) & set(o)), diffs))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--numpy', required=True)
+    ap.add_argument('--meson', required=True, help='an upstream Meson\'s meson.py')
+    ap.add_argument('--work', required=True)
+    ap.add_argument('--fork', help='the fork\'s meson.py (compare)')
+    ap.add_argument('--steps', default='port,configure,build,test')
+    ap.add_argument('--jobs', type=int, default=0)
+    ap.add_argument('--meson-option', action='append', default=[], help='passed to both configures (-Dcpu-...)')
+    a = ap.parse_args()
+    a.numpy, a.work, a.meson = os.path.abspath(a.numpy), os.path.abspath(a.work), os.path.abspath(a.meson)
+    a.fork = a.fork and os.path.abspath(a.fork)
+    os.makedirs(a.work, exist_ok=True)
+    steps = a.steps.split(',')
+    for s in steps:
+        if s not in ('port', 'configure', 'build', 'test', 'compare'):
+            sys.exit('numpy-port: unknown step "%s" (port, configure, build, test, compare)' % s)
+    if 'port' in steps:
+        port(a)
+    if 'configure' in steps:
+        configure(a, a.meson, os.path.join(a.work, 'src'), os.path.join(a.work, 'build'))
+    if 'build' in steps:
+        build(a)
+    if 'test' in steps:
+        test(a)
+    if 'compare' in steps:
+        compare(a)
+
+
+if __name__ == '__main__':
+    main()
