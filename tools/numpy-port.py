@@ -7,13 +7,20 @@ compares the configure with the fork's (docs/porting-from-numpy.md,
 "Building NumPy itself"). Not part of CI: CI has no NumPy source.
 
   numpy-port.py --numpy SRC --meson MESON_PY --work DIR [--fork FORK_MESON_PY]
-                [--steps port,configure,build,test,compare] [--jobs N]
+                [--steps port,configure,build,compare,fork-build,test,bench] [--jobs N]
 
 SRC: a NumPy 1.26 checkout with its submodules' files
 (numpy/core/src/npysort/x86-simd-sort, numpy/core/src/umath/svml); it is
 copied (DIR/src) and never changed. MESON_PY: an upstream Meson's meson.py
 (NumPy 1.26 asks for >= 1.2.99). FORK_MESON_PY: the fork's meson.py, for
-`compare` (it configures the untouched checkout, DIR/fork).
+`compare` (it configures the untouched checkout, DIR/fork, and diffs every
+dispatch header, the baseline and dispatch names and each object's flags)
+and `fork-build` (builds and installs that configure, DIR/fork-dest): then
+`test` runs NumPy's tests on both builds, and each run must fail only where
+the fork's build fails (NumPy's feature tests compare __cpu_features__
+with /proc/cpuinfo, which a mask makes disagree, on either build). Steps
+run in the order port, configure, build, compare, fork-build, test, bench
+(a few dispatched loops' times on both builds, in turn).
 
 What `port` does to the copy, by pattern (nothing of NumPy's text is kept
 in this repository): meson_cpu/meson.build becomes tools/numpy_port/
@@ -39,6 +46,7 @@ sys.path.insert(0, os.path.join(HERE, 'numpy_port'))
 import rewrite  # noqa: E402  (tools/numpy_port/rewrite.py)
 
 CYTHON_CHECK = re.compile(r"(cy\.version\(\)\.version_compare\(')>=0\.29\.34('\))")
+STEPS = ['port', 'configure', 'build', 'compare', 'fork-build', 'test', 'bench']
 # The calls of NumPy 1.26.4's numpy/core/meson.build.
 EXPECTED_SITES = 5
 TESTS = ['numpy/core/tests/test_cpu_dispatcher.py', 'numpy/core/tests/test_cpu_features.py',
@@ -120,40 +128,106 @@ def attrs(a, env):
     return json.loads(r.stdout)
 
 
+def pytest(site, env, cwd):
+    """(exit status, the last line, the failing tests' ids from numpy/ on)."""
+    tests = [os.path.join(site, t) for t in TESTS]
+    r = subprocess.run([sys.executable, '-m', 'pytest', '-q', '-rf', '-p', 'no:cacheprovider'] + tests, env=env,
+                       cwd=cwd, capture_output=True, text=True)
+    lines = r.stdout.strip().splitlines() or ['']
+    failed = sorted(re.sub(r'^.*?(numpy/)', r'\1', l.split()[1]) for l in lines if l.startswith('FAILED '))
+    return r.returncode, lines[-1], failed
+
+
 def test(a):
+    """NumPy's dispatch and SIMD tests, plainly and with every compiled
+    target this CPU has on top (NumPy's NPY_DISABLE_CPU_FEATURES switching
+    off all above it); with the fork's build installed (step fork-build),
+    the same runs of it, and each run's failures must be the fork's."""
+    builds = [('cpudispatch', os.path.join(a.work, 'dest'))]
+    if os.path.isdir(os.path.join(a.work, 'fork-dest')):
+        builds.append(('fork', os.path.join(a.work, 'fork-dest')))
     env = numpy_env(a)
     base, dispatch, features = attrs(a, env)
     say('__cpu_baseline__:', ' '.join(base))
     say('__cpu_dispatch__:', ' '.join(dispatch))
     here = [d for d in dispatch if features.get(d)]
     say('this CPU has:', ' '.join(here))
-    tests = [os.path.join(site_dir(os.path.join(a.work, 'dest')), t) for t in TESTS]
-    runs = [('plain', None)]
-    # Every compiled target this CPU has: everything above it switched off.
-    for i, d in enumerate(here):
-        above = here[i + 1:]
-        if above:
-            runs.append(('top %s' % d, ' '.join(above)))
-    results = []
+    runs = [('plain', None)] + [('top %s' % d, ' '.join(here[i + 1:])) for i, d in enumerate(here) if here[i + 1:]]
+    bad = []
     for name, disable in runs:
-        e = dict(env)
+        got = {}
+        for who, dest in builds:
+            e = dict(env, PYTHONPATH=site_dir(dest))
+            if disable:
+                e['NPY_DISABLE_CPU_FEATURES'] = disable
+            rc, last, failed = pytest(site_dir(dest), e, a.work)
+            got[who] = failed
+            say('%-16s %-11s %s%s' % (name, who, last, (' [%s]' % ' '.join(failed)) if failed else ''))
         if disable:
-            e['NPY_DISABLE_CPU_FEATURES'] = disable
-        r = subprocess.run([sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider'] + tests, env=e,
-                           cwd=a.work, capture_output=True, text=True)
-        last = (r.stdout.strip().splitlines() or [''])[-1]
-        say('%-22s %s -> %s' % (name, 'NPY_DISABLE_CPU_FEATURES="%s"' % disable if disable else '', last))
-        results.append((name, r.returncode, last))
-    bad = [n for n, rc, _ in results if rc != 0]
+            say('%16s NPY_DISABLE_CPU_FEATURES="%s"' % ('', disable))
+        mine = got['cpudispatch']
+        if (name == 'plain' and mine) or ('fork' in got and mine != got['fork']) or ('fork' not in got and mine):
+            bad.append(name)
     if bad:
-        sys.exit('numpy-port: NumPy\'s tests failed in: %s' % ', '.join(bad))
+        sys.exit('numpy-port: NumPy\'s tests failed%s in: %s' % (
+            '' if len(builds) == 1 else ' otherwise than the fork\'s build', ', '.join(bad)))
+    say('NumPy\'s tests: %d runs%s' % (len(runs), ', each failing as the fork\'s build fails' if len(builds) > 1
+                                       else ', all passing'))
+
+
+BENCH = r"""
+import json, sys, timeit
+import numpy as np
+out = {}
+for dt in ('float32', 'float64'):
+    x = np.random.default_rng(1).random(1 << 20).astype(dt) + 1
+    y = x[::-1].copy()
+    for name, stmt in (('add', lambda: np.add(x, y)), ('sqrt', lambda: np.sqrt(x)), ('sort', lambda: np.sort(x)),
+                       ('argmax', lambda: np.argmax(x))):
+        t = timeit.Timer(stmt)
+        n = max(1, int(0.05 / min(t.repeat(3, 1))))
+        out['%s %s' % (name, dt)] = min(t.repeat(7, n)) / n
+print(json.dumps(out))
+"""
+
+
+def bench(a):
+    """A few dispatched loops on both builds, in turn, the same run: the
+    best of 7 per round, the median of the rounds' bests."""
+    builds = [('cpudispatch', os.path.join(a.work, 'dest')), ('fork', os.path.join(a.work, 'fork-dest'))]
+    if not os.path.isdir(builds[1][1]):
+        sys.exit('numpy-port: bench needs the fork\'s build: run step fork-build first')
+    got = {who: [] for who, _ in builds}
+    for _ in range(3):
+        for who, dest in builds:
+            env = dict(numpy_env(a), PYTHONPATH=site_dir(dest))
+            r = subprocess.run([sys.executable, '-c', BENCH], env=env, cwd=a.work, capture_output=True, text=True)
+            if r.returncode != 0:
+                sys.exit('numpy-port: bench failed on %s: %s' % (who, r.stderr[-1000:]))
+            got[who].append(json.loads(r.stdout))
+    say('%-16s %12s %12s %7s' % ('loop (2^20)', 'cpudispatch', 'fork', 'ratio'))
+    for k in got['cpudispatch'][0]:
+        med = {w: sorted(run[k] for run in got[w])[1] for w in got}
+        say('%-16s %10.1f us %10.1f us %7.3f' % (k, med['cpudispatch'] * 1e6, med['fork'] * 1e6,
+                                                med['cpudispatch'] / med['fork']))
+
+
+def fork_build(a):
+    """Builds and installs the fork's configure of step compare."""
+    fb = os.path.join(a.work, 'fork-build')
+    if not os.path.isdir(fb):
+        sys.exit('numpy-port: fork-build needs the fork\'s configure: run step compare first')
+    run(['ninja', '-C', fb] + (['-j', str(a.jobs)] if a.jobs else []))
+    dest = os.path.join(a.work, 'fork-dest')
+    shutil.rmtree(dest, ignore_errors=True)
+    run([sys.executable, a.fork, 'install', '-C', fb, '--destdir', dest, '--quiet'])
 
 
 def flag_sets(build):
     out = {}
     for c in json.load(open(os.path.join(build, 'compile_commands.json'))):
         m = re.search(r'lib(\w+?)(?:\.dispatch\.h)?_(baseline|[A-Z0-9_]+?)\.a\.p/', c['output'])
-        if not m:
+        if not m or c['output'].startswith('subprojects'):  # cpudispatch's own demo
             continue
         words = c['command'].split()
         key = '%s %s %s' % (m.group(1), m.group(2), os.path.basename(c['file']))
@@ -169,7 +243,8 @@ def compare(a):
     shutil.rmtree(fork_src, ignore_errors=True)
     shutil.copytree(a.numpy, fork_src, ignore=shutil.ignore_patterns('.git'), symlinks=True)
     top = os.path.join(fork_src, 'meson.build')
-    open(top, 'w').write(CYTHON_CHECK.sub(r"\g<1>>=0.29.32\g<2>", open(top).read()))
+    text = CYTHON_CHECK.sub(r"\g<1>>=0.29.32\g<2>", open(top).read())
+    open(top, 'w').write(text)
     configure(a, a.fork, fork_src, fb)
     ob = os.path.join(a.work, 'build')
     strip = lambda t: [l for l in t.splitlines() if not (l.startswith('/*') or l.startswith(' *'))]
@@ -215,18 +290,22 @@ def main():
     os.makedirs(a.work, exist_ok=True)
     steps = a.steps.split(',')
     for s in steps:
-        if s not in ('port', 'configure', 'build', 'test', 'compare'):
-            sys.exit('numpy-port: unknown step "%s" (port, configure, build, test, compare)' % s)
+        if s not in STEPS:
+            sys.exit('numpy-port: unknown step "%s" (%s)' % (s, ', '.join(STEPS)))
     if 'port' in steps:
         port(a)
     if 'configure' in steps:
         configure(a, a.meson, os.path.join(a.work, 'src'), os.path.join(a.work, 'build'))
     if 'build' in steps:
         build(a)
-    if 'test' in steps:
-        test(a)
     if 'compare' in steps:
         compare(a)
+    if 'fork-build' in steps:
+        fork_build(a)
+    if 'test' in steps:
+        test(a)
+    if 'bench' in steps:
+        bench(a)
 
 
 if __name__ == '__main__':

@@ -95,7 +95,8 @@ def loop(pad, lhs, args, n):
         '# cpudispatch (tools/numpy-port.py): this source\'s targets in NumPy\'s format',
         "%s_want = '%s'" % (v, 'baseline' if has_baseline else ''),
         'foreach %s_d : %s' % (v, dispatch),
-        "  %s_want += ' (' + ' '.join(%s_d) + ')'" % (v, v),
+        "  %s_j = ' '.join(%s_d)  # a name, or a group's names; [] (NumPy: part of the baseline) adds none" % (v, v),
+        "  %s_want += %s_j == '' ? '' : ' (' + %s_j + ')'" % (v, v, v),
         'endforeach',
         "%s_r = run_command(cpud_numpy + [%s'--out-dir', meson.current_build_dir(), %s, %s_want], check: false)"
         % (v, ''.join(o + ', ' for o in opts), config, v),
