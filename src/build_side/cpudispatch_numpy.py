@@ -267,8 +267,14 @@ class ExtraProbe:
 
 def summary(nn, prefix, extra_ok):
     """For the port's meson_cpu replacement: the NumPy names of the baseline
-    and of dispatch, and the baseline's flags and HAVE_ defines."""
+    and of dispatch, the baseline's flags and HAVE_ defines, and the names a
+    list may use."""
     base = nn.baseline_names()
     args = nn.baseline_flags() + ['-D%sHAVE_%s' % (prefix, d) for d in nn.defines(base, extra_ok)]
+    # Every name a NumPy list may hold here: this arch's NumPy names, its
+    # retired ones and every other arch's spellings (which the lists may
+    # carry and the generator ignores).
+    names = list(dict.fromkeys(nn.order + nn.m.retired + sorted(
+        n for n in nn.m.elsewhere if re.match(r'^[A-Z][A-Z0-9_]*$', n))))
     return ['baseline ' + ' '.join(base), 'dispatch ' + ' '.join(nn.dispatch_names()),
-            'baseline-args ' + ' '.join(args)]
+            'baseline-args ' + ' '.join(args), 'names ' + ' '.join(names)]

@@ -175,6 +175,16 @@ with tempfile.TemporaryDirectory() as d:
           '--numpy-summary: the dispatch names (%s)' % lines.get('dispatch'))
     check(lines.get('baseline-args', '').split() == ['-msse', '-msse2', '-msse3', '-DNPY_HAVE_SSE', '-DNPY_HAVE_SSE2',
                                                     '-DNPY_HAVE_SSE3'], '--numpy-summary: the baseline\'s arguments')
+    names = lines.get('names', '').split()
+    check(len(names) == len(set(names)) and {'SSE3', 'AVX512_SPR', 'AVX512_KNL', 'NEON', 'VSX2'} <= set(names),
+          '--numpy-summary: the names a list may hold, once each (this arch\'s, retired, other arches\')')
+    # Misused options: one line each, exit 1.
+    for extra, needle in ((['--prefix', 'NP Y'], '--prefix "NP Y"'),
+                          (['--format', 'cpudispatch', '--keep-sort'], 'options of --format numpy')):
+        r = subprocess.run([sys.executable, GEN, '--config', cfg, '--out-dir', out] + extra + ['x.h', 'AVX2'],
+                           capture_output=True, text=True)
+        check(r.returncode == 1 and needle in r.stderr and len(r.stderr.strip().splitlines()) == 1,
+              '%s: one line naming it (%s)' % (' '.join(extra), r.stderr.strip()))
     # An arch without NumPy names: one line saying so.
     m = Model.from_tables(os.path.join(root, 'src', 'features'), 'riscv64')
     with open(os.path.join(d, 'rv.txt'), 'w') as fh:
