@@ -8,6 +8,7 @@ compares the configure with the fork's (docs/porting-from-numpy.md,
 
   numpy-port.py --numpy SRC --meson MESON_PY --work DIR [--fork FORK_MESON_PY]
                 [--steps port,configure,build,compare,fork-build,test,bench] [--jobs N]
+                [--cross aarch64]
 
 SRC: a NumPy 1.26 checkout with its submodules' files
 (numpy/core/src/npysort/x86-simd-sort, numpy/core/src/umath/svml); it is
@@ -21,6 +22,14 @@ the fork's build fails (NumPy's feature tests compare __cpu_features__
 with /proc/cpuinfo, which a mask makes disagree, on either build). Steps
 run in the order port, configure, build, compare, fork-build, test, bench
 (a few dispatched loops' times on both builds, in turn).
+
+--cross aarch64: both configures cross-compile for aarch64 with
+cross/aarch64-linux-gnu.txt and a Python of the build machine that reports
+aarch64's configuration (DIR/python-aarch64: Debian's multiarch
+libpython3.11-dev:arm64 has the headers and _sysconfigdata__aarch64-linux-gnu;
+apt-get install it after dpkg --add-architecture arm64). Steps port,
+configure, build, compare, fork-build; test and bench need the build's own
+Python and are refused.
 
 What `port` does to the copy, by pattern (nothing of NumPy's text is kept
 in this repository): meson_cpu/meson.build becomes tools/numpy_port/
@@ -90,10 +99,38 @@ def port(a):
     say('ported: %d multi_targets calls, meson_cpu/meson.build, the Cython check, subprojects/cpudispatch.wrap' % n)
 
 
+CROSS = {'aarch64': ('aarch64-linux-gnu', 'cross/aarch64-linux-gnu.txt')}
+
+
+def cross_files(a):
+    """The configure's --cross-file arguments for --cross (none without)."""
+    if not a.cross:
+        return []
+    triple, ours = CROSS[a.cross]
+    data = '_sysconfigdata__' + triple
+    libdir = '/usr/lib/python%d.%d' % sys.version_info[:2]
+    if not os.path.exists(os.path.join(libdir, data + '.py')):
+        sys.exit('numpy-port: no %s/%s.py: dpkg --add-architecture %s && apt-get update && apt-get install '
+                 'libpython%d.%d-dev:%s' % ((libdir, data, 'arm64') + sys.version_info[:2] + ('arm64',)))
+    wrapper = os.path.join(a.work, 'python-' + a.cross)
+    # The build machine's Python, reporting the host's configuration
+    # (extension suffix, include paths) to Meson's python module; the
+    # scripts NumPy runs at build time run on it as they are.
+    open(wrapper, 'w').write('#!/bin/sh\nexport _PYTHON_SYSCONFIGDATA_NAME=%s _PYTHON_HOST_PLATFORM=linux-%s\n'
+                             'exec %s "$@"\n' % (data, a.cross, sys.executable))
+    os.chmod(wrapper, 0o755)
+    ini = os.path.join(a.work, 'cross-python.ini')
+    # Cython writes C for any machine, but Meson takes a cross build's
+    # compilers from the cross file alone.
+    cython = shutil.which('cython3') or shutil.which('cython') or 'cython3'
+    open(ini, 'w').write("[binaries]\npython = '%s'\npython3 = '%s'\ncython = '%s'\n" % (wrapper, wrapper, cython))
+    return ['--cross-file', os.path.join(ROOT, ours), '--cross-file', ini]
+
+
 def configure(a, meson, src, build, extra=()):
     shutil.rmtree(build, ignore_errors=True)
     run([sys.executable, meson, 'setup', build, src, '-Dallow-noblas=true', '--buildtype=release']
-        + list(a.meson_option) + list(extra))
+        + cross_files(a) + list(a.meson_option) + list(extra))
 
 
 def site_dir(dest):
@@ -284,6 +321,7 @@ def main():
     ap.add_argument('--steps', default='port,configure,build,test')
     ap.add_argument('--jobs', type=int, default=0)
     ap.add_argument('--meson-option', action='append', default=[], help='passed to both configures (-Dcpu-...)')
+    ap.add_argument('--cross', choices=sorted(CROSS), help='cross-compile both builds (test, bench refused)')
     a = ap.parse_args()
     a.numpy, a.work, a.meson = os.path.abspath(a.numpy), os.path.abspath(a.work), os.path.abspath(a.meson)
     a.fork = a.fork and os.path.abspath(a.fork)
@@ -292,6 +330,9 @@ def main():
     for s in steps:
         if s not in STEPS:
             sys.exit('numpy-port: unknown step "%s" (%s)' % (s, ', '.join(STEPS)))
+    if a.cross and ('test' in steps or 'bench' in steps):
+        sys.exit('numpy-port: steps test and bench run the build\'s Python, which a --cross %s build is not for'
+                 % a.cross)
     if 'port' in steps:
         port(a)
     if 'configure' in steps:
