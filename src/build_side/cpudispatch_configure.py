@@ -25,6 +25,14 @@ reconfigure (docs/performance.md).
       --args LANG ARG... ---          what Meson adds to a check
       [--clear-dir DIR]               removed first (the dispatch sources'
                                       records: meson.build)
+      [--project-name=NAME --project-version=VERSION]
+                                      whose build this is, as the front end
+                                      knows it (CMake's top-level project());
+                                      without them, read from the
+                                      --main-source-root's meson.build
+      [--front-end cmake]             messages name the CMake variables
+                                      (CPUD_CPU_BASELINE) where they name the
+                                      Meson options (cpu-baseline)
       [--main-project]                cpudispatch is the main project: also
                                       docs/features.md and the test programs
                                       to watch
@@ -46,6 +54,7 @@ is (src/build_side/cpudispatch_project.py); --version is cpudispatch's.
 """
 import concurrent.futures
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -65,14 +74,36 @@ class ConfigureError(Exception):
     pass
 
 
+# The options as each front end spells them (src/cmake/cpudispatch_options.cmake).
+CMAKE_NAMES = {'cpu-baseline': 'CPUD_CPU_BASELINE', 'cpu-dispatch': 'CPUD_CPU_DISPATCH',
+               'disable-optimization': 'CPUD_DISABLE_OPTIMIZATION',
+               'allow-broken-compilers': 'CPUD_ALLOW_BROKEN_COMPILERS', 'env-prefix': 'CPUD_ENV_PREFIX',
+               'namespace': 'CPUD_NAMESPACE', 'mode': 'CPUD_MODE', 'summary-skipped': 'CPUD_SUMMARY_SKIPPED'}
+
+
+def cmake_words(text):
+    """text with the Meson options' names as CMake's: -Dcpudispatch:NAME=V
+    and NAME=V, and the hyphenated names and a leading `NAME:` anywhere."""
+    def opt(m):
+        return '-D%s=' % CMAKE_NAMES[m.group(1)]
+    text = re.sub(r'-Dcpudispatch:([a-z-]+)=', opt, text)
+    hyphenated = '|'.join(n for n in CMAKE_NAMES if '-' in n)
+    text = re.sub(r'(?<![\w-])(%s)(?![\w-])' % hyphenated, lambda m: CMAKE_NAMES[m.group(1)], text)
+    text = re.sub(r'(?<![\w-])(mode|namespace)(?==)', lambda m: CMAKE_NAMES[m.group(1)], text)
+    return re.sub(r'^(mode|namespace):', lambda m: CMAKE_NAMES[m.group(1)] + ':', text)
+
+
 class Out:
-    def __init__(self):
+    def __init__(self, front_end='meson'):
         self.lines = []
+        self.cmake = front_end == 'cmake'
 
     def emit(self, kind, *fields):
         for f in fields:
             if '\t' in f or '\n' in f or (kind in ('message', 'warning', 'error') and SEP in f):
                 raise ValueError('a field holds a tab or newline: %r' % f)
+        if self.cmake and kind in ('message', 'warning', 'error'):
+            fields = tuple(cmake_words(f) for f in fields)
         self.lines.append('\t'.join((kind,) + fields))
 
     def message(self, text):
@@ -82,6 +113,8 @@ class Out:
         self.emit('warning', text)
 
     def list(self, name, items):
+        if self.cmake and name.startswith('skipped-'):
+            items = [cmake_words(i) for i in items]  # the summary's words
         self.emit('list', name, SEP.join(items))
 
 
@@ -95,6 +128,12 @@ def parse_args(argv):
                  '--version', '--system'):
             a[k[2:].replace('-', '_')] = argv[i + 1]
             i += 2
+        elif k == '--option' and '=' in argv[i + 1]:
+            # NAME=VALUE, one word: a front end whose lists drop empty
+            # words (CMake) passes an empty value so.
+            name, _, value = argv[i + 1].partition('=')
+            a['option'][name] = value
+            i += 2
         elif k == '--option':
             a['option'][argv[i + 1]] = argv[i + 2]
             i += 3
@@ -105,6 +144,15 @@ def parse_args(argv):
         elif k == '--args':
             end = argv.index('---', i + 2)
             a['args'][argv[i + 1]], i = argv[i + 2:end], end + 1
+        elif k.startswith('--project-name=') or k.startswith('--project-version='):
+            key, _, value = k[2:].partition('=')
+            a[key.replace('-', '_')] = project.clean(value)
+            i += 1
+        elif k == '--front-end':
+            if argv[i + 1] not in ('meson', 'cmake'):
+                sys.exit('cpudispatch_configure: --front-end is meson or cmake, not %r' % argv[i + 1])
+            a['front_end'] = argv[i + 1]
+            i += 2
         elif k == '--main-project':
             a['main'] = True
             i += 1
@@ -125,7 +173,10 @@ def identity(a):
     project's name and version, the env prefix (given, or the name's) and
     the namespace (given, or the name's and a hash of this build's facts)."""
     opt = a['option']
-    name, version = project.read(a.get('main_source_root') or a['source_root'])
+    if 'project_name' in a:
+        name, version = a['project_name'], a.get('project_version', '')
+    else:
+        name, version = project.read(a.get('main_source_root') or a['source_root'])
     prefix = opt.get('env-prefix', '')
     derived = not prefix
     if derived:
@@ -637,7 +688,7 @@ def main():
     a = parse_args(sys.argv[1:])
     if a.get('clear_dir'):
         shutil.rmtree(a['clear_dir'], ignore_errors=True)
-    out = Out()
+    out = Out(a.get('front_end', 'meson'))
     try:
         arch, res = configure(a, out)
     except ConfigureError as e:

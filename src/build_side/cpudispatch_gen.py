@@ -9,6 +9,7 @@ loop of docs/quickstart.md, cpud['generate']):
 
   cpudispatch_gen.py --config cpudispatch_targets.txt [--register DIR]
                      [--out-dir DIR] [--cc=ARG ...] [--cxx=ARG ...]
+                     [--caller-project REL NAME]
                      SOURCE "WANTED" [SOURCE "WANTED" ...]
 
 Each SOURCE is a dispatch source's path as the loop names it (relative to
@@ -191,16 +192,22 @@ def preprocess(cpp, texts):
     return [MARK.findall(o) if o is not None else [] for o in outs]
 
 
-def kernel_namespace(cfg):
+def kernel_namespace(cfg, caller=None):
     """The namespace of this loop's kernels: the build's, and for a project
     that is not the build's top level (a library built as a subproject of a
     program that uses cpudispatch too), the build's and that project's
-    name: its sources never share names with the program's."""
+    name: its sources never share names with the program's. caller: (the
+    project's folder relative to the top, its name) as the front end
+    knows it (CMake's PROJECT_NAME); else Meson's run_command variables and
+    the meson.build files say."""
     ns = cfg.namespace or 'cpud'
     root, subdir = os.environ.get('MESON_SOURCE_ROOT'), os.environ.get('MESON_SUBDIR', '')
-    if not root:
+    if caller is not None:
+        rel, name = caller
+    elif not root:
         return ns
-    rel, name = project.caller_project(root, subdir)
+    else:
+        rel, name = project.caller_project(root, subdir)
     if not rel:
         return ns
     return '%s_%s' % (ns, project.identifier(name) or project.namespace_id(rel))
@@ -368,6 +375,7 @@ class Loop:
     def __init__(self, config, out_dir, cc, cxx, register_dir):
         self.config, self.out_dir, self.cc, self.cxx = config, out_dir, cc, cxx
         self.register_dir = register_dir
+        self.caller = None  # (REL, NAME): --caller-project
         self._cfg = None
         self.cache_path = os.path.join(out_dir, CACHE_NAME)
         try:
@@ -412,7 +420,7 @@ class Loop:
         if self.config_stat is None:
             self.cfg  # the error naming the configuration
         one_name_each(pairs, 'dispatch sources')
-        kns = kernel_namespace(self.cfg) if pairs else ''
+        kns = kernel_namespace(self.cfg, self.caller) if pairs else ''
         results, todo = [], []
         for source, wanted in pairs:
             name = source_name(source)
@@ -523,6 +531,7 @@ class Loop:
 
 def parse(argv):
     o = {'config': None, 'register': None, 'out_dir': None, 'cc': [], 'cxx': [], 'moved': False, 'pos': [],
+         'caller': None,
          'format': 'cpudispatch', 'prefix': 'NPY_', 'keep_sort': False, 'numpy_summary': False}
     i = 0
     usage = ('usage: cpudispatch_gen.py --config FILE [--register DIR] [--out-dir DIR] [--cc=ARG ...] '
@@ -535,6 +544,11 @@ def parse(argv):
                 fail('%s needs a value; %s' % (a, usage))
             o[a[2:].replace('-', '_')] = argv[i + 1]
             i += 2
+        elif a == '--caller-project':
+            if i + 2 >= len(argv):
+                fail('--caller-project needs REL and NAME; %s' % usage)
+            o['caller'] = (argv[i + 1], argv[i + 2])
+            i += 3
         elif a.startswith('--cc=') or a.startswith('--cxx='):
             k, _, v = a[2:].partition('=')
             o[k].append(v)
@@ -581,6 +595,7 @@ def main():
                  'is unset)' % (pairs[0][0] if pairs else ''))
         out_dir = os.path.join(os.environ['MESON_BUILD_ROOT'], os.environ.get('MESON_SUBDIR', ''))
     loop = Loop(o['config'], out_dir, o['cc'], o['cxx'], o['register'])
+    loop.caller = o['caller']
     if o['format'] == 'numpy':
         words = loop.run_numpy(pairs, o['prefix'], o['keep_sort'], o['numpy_summary'])
     else:

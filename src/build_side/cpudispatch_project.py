@@ -91,9 +91,13 @@ def read(source_root):
                     version = fh.readline().strip()
             except (OSError, UnicodeDecodeError):
                 version = ''
-    # One printable line each: they end up in C strings and messages.
-    clean = lambda s: ''.join(c for c in s if ' ' <= c <= '~' and c not in '"\\')[:80]
     return clean(name), clean(version)
+
+
+def clean(s):
+    """One printable line: a name or version ends up in C strings and
+    messages."""
+    return ''.join(c for c in s if ' ' <= c <= '~' and c not in '"\\')[:80]
 
 
 def identifier(name, upper=False, limit=24):

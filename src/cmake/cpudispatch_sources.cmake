@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: MIT
+# cpudispatch_add_sources(): the Meson loop of docs/quickstart.md as one
+# call (docs/cmake.md).
+#
+#   cpudispatch_add_sources(NAME
+#     [SOURCES SRC... TARGETS "LIST"]     one list for these sources
+#     [DISPATCH SRC "LIST" [SRC "LIST"...]]  a list per source
+#     [LIBRARIES LIB...]   whose usage requirements (include folders,
+#                          defines) every target build takes
+#   )
+#
+# One generator run for every source of the call (src/build_side/
+# cpudispatch_gen.py, the Meson loop's): it resolves each list, writes
+# NAME.dispatch.h for each source into this folder's build folder and names
+# each target's build. Each is a static library NAME_<TARGET> compiled with
+# that target's flags and defines and cpudispatch::target; at build time
+# the check (src/build_side/cpudispatch_check.py --object) checks them all
+# (static initialisers, LTO, link order, names) and links them, in the one
+# safe order, each target's inline functions renamed per target, into one
+# relocatable object. NAME is a static library of that object alone: link
+# it into any program or library (static or shared), install it; the
+# folder of the dispatch headers comes with it.
+function(cpudispatch_add_sources name)
+  cmake_parse_arguments(PARSE_ARGV 1 _a "" "" "SOURCES;TARGETS;DISPATCH;LIBRARIES")
+  if(_a_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "cpudispatch_add_sources(${name}): unexpected \"${_a_UNPARSED_ARGUMENTS}\"; "
+                        "the forms are SOURCES SRC... TARGETS \"LIST\" and DISPATCH SRC \"LIST\" ...")
+  endif()
+  set(_pairs "")
+  if(_a_SOURCES OR _a_TARGETS)
+    list(LENGTH _a_TARGETS _nt)
+    if(NOT _a_SOURCES OR NOT _nt EQUAL 1)
+      message(FATAL_ERROR "cpudispatch_add_sources(${name}): SOURCES needs TARGETS, one quoted list "
+                          "(\"baseline SSE42 AVX2\"), and TARGETS needs SOURCES")
+    endif()
+    foreach(_s IN LISTS _a_SOURCES)
+      list(APPEND _pairs "${_s}" "${_a_TARGETS}")
+    endforeach()
+  endif()
+  list(LENGTH _a_DISPATCH _nd)
+  math(EXPR _odd "${_nd} % 2")
+  if(_odd)
+    message(FATAL_ERROR "cpudispatch_add_sources(${name}): DISPATCH takes pairs, SRC \"LIST\"")
+  endif()
+  list(APPEND _pairs ${_a_DISPATCH})
+  if(NOT _pairs)
+    message(FATAL_ERROR "cpudispatch_add_sources(${name}): no dispatch source (SOURCES ... TARGETS, or DISPATCH)")
+  endif()
+
+  # A project inside the build that is not its top level (a library's own
+  # project() in a subdirectory) gets its own kernel namespace, as a Meson
+  # subproject does.
+  set(_caller "")
+  if(NOT PROJECT_NAME STREQUAL CMAKE_PROJECT_NAME)
+    file(RELATIVE_PATH _rel "${CMAKE_SOURCE_DIR}" "${PROJECT_SOURCE_DIR}")
+    set(_caller --caller-project "${_rel}" "${PROJECT_NAME}")
+  endif()
+  execute_process(COMMAND ${CPUD_GEN} --out-dir "${CMAKE_CURRENT_BINARY_DIR}" ${_caller} ${_pairs}
+                  WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
+                  RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+  if(NOT _rc EQUAL 0)
+    string(STRIP "${_err}${_out}" _err)
+    message(FATAL_ERROR "cpudispatch_add_sources(${name}): ${_err}")
+  endif()
+  # The generator reads the sources (the names written CPUD_FN(NAME)): an
+  # edited source reconfigures, and the generator redoes only what changed.
+  set(_srcs "")
+  set(_i 0)
+  foreach(_p IN LISTS _pairs)
+    math(EXPR _even "${_i} % 2")
+    if(_even EQUAL 0)
+      get_filename_component(_abs "${_p}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+      list(APPEND _srcs "${_abs}")
+    endif()
+    math(EXPR _i "${_i} + 1")
+  endforeach()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_srcs})
+
+  # One word per target: LIBRARY:ARG|ARG|...:SOURCE.
+  string(REGEX REPLACE "[ \t\r\n]+" ";" _words "${_out}")
+  set(_libs "")
+  foreach(_w IN LISTS _words)
+    if(_w STREQUAL "")
+      continue()
+    endif()
+    string(REGEX MATCH "^([^:]+):([^:]*):(.+)$" _m "${_w}")
+    if(NOT _m)
+      message(FATAL_ERROR "cpudispatch_add_sources(${name}): the generator printed \"${_w}\"")
+    endif()
+    set(_lib "${CMAKE_MATCH_1}")
+    string(REPLACE "|" ";" _args "${CMAKE_MATCH_2}")
+    set(_src "${CMAKE_MATCH_3}")
+    add_library(${_lib} STATIC EXCLUDE_FROM_ALL "${_src}")
+    target_compile_options(${_lib} PRIVATE ${_args})
+    target_link_libraries(${_lib} PRIVATE cpudispatch_target ${_a_LIBRARIES})
+    target_include_directories(${_lib} PRIVATE "${CMAKE_CURRENT_BINARY_DIR}")
+    # Position-independent (a shared library may link NAME), and never
+    # link-time optimised (cpudispatch::target's -fno-lto too).
+    set_target_properties(${_lib} PROPERTIES POSITION_INDEPENDENT_CODE ON INTERPROCEDURAL_OPTIMIZATION OFF)
+    list(APPEND _libs ${_lib})
+  endforeach()
+
+  set(_obj "${CMAKE_CURRENT_BINARY_DIR}/${name}.cpud.o")
+  set(_files "")
+  foreach(_l IN LISTS _libs)
+    list(APPEND _files "$<TARGET_FILE:${_l}>")
+  endforeach()
+  add_custom_command(OUTPUT "${_obj}"
+                     COMMAND ${CPUD_CHECK} --object "${_obj}" ${_files}
+                     DEPENDS ${_libs} "${CPUD_TARGETS_TXT}"
+                     COMMENT "cpudispatch: checking and linking the dispatch builds of ${name}"
+                     VERBATIM)
+  add_library(${name} STATIC "${_obj}")
+  set_source_files_properties("${_obj}" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+  set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C)
+  target_include_directories(${name} PUBLIC "$<BUILD_INTERFACE:${CMAKE_CURRENT_BINARY_DIR}>")
+endfunction()

@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+"""The CMake front end (docs/cmake.md) as a consumer meets it: a project's
+CMakeLists.txt takes cpudispatch's release tarball (tools/make-wrap.py,
+git HEAD) by FetchContent, and its Meson build of the same sources is the
+reference.
+
+  run_cmake.py --list               case names
+  run_cmake.py SOURCE_ROOT CASE     exit 0 pass, 1 fail, 77 skip (a tool
+                                    missing, or not an x86_64 host)
+
+Cases:
+  consumer       examples/consumer (C and C++ sources), GCC, Ninja,
+                 Release;
+  c-only         test/c_only/fixture (C alone: a program, a test program,
+                 the library's static and shared halves), Clang, Unix
+                 Makefiles, Debug; then the same with
+                 -DCPUD_CPU_BASELINE=x86_v3, whose programs refuse a CPU
+                 below it; and bad options;
+  cross-aarch64  examples/consumer for aarch64 (cross/aarch64-linux-gnu.cmake),
+                 its tests under qemu-aarch64.
+
+Checks (FAIL lines name which and why):
+  same-as-meson  the dispatch headers CMake's build writes are the Meson
+                 build's, byte for byte (the Meson build of the same
+                 project through the release wrap, configured with the same
+                 compiler), and every per-target object has the same -m, -D
+                 and -f arguments in both compile_commands.json but for
+                 what each build system adds to every compile (Meson's
+                 -D_FILE_OFFSET_BITS=64 and colour flags, CMake's -DNDEBUG
+                 in Release);
+  plain          ctest -L cpudispatch_plain passes; each program ran the
+                 best target this CPU has (its flags: test/cpu_facts.py);
+  each-target    ctest -L cpudispatch_each_target passes and each program
+                 ran once per compiled target this CPU has;
+  each-cpu       ctest -L cpudispatch_each_cpu passes and each program ran
+                 under every qemu model of src/run/qemu-models.txt, on that
+                 model's best target;
+  baseline       (c-only) with CPUD_CPU_BASELINE=x86_v3 every program,
+                 static and shared library shapes, runs on Haswell and
+                 refuses Nehalem with the start-up check's message and
+                 status 69, never an illegal instruction;
+  bad-options    (c-only) an unknown feature in CPUD_CPU_BASELINE and a
+                 CPUD_MODE outside its choices stop configure with one
+                 message naming the variable, the token and the valid names.
+"""
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+TEST_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, TEST_DIR)
+import cpu_facts  # noqa: E402  (test/cpu_facts.py)
+import messages  # noqa: E402  (test/messages.py)
+import release_wrap  # noqa: E402  (test/release_wrap.py)
+
+CASES = ['consumer', 'c-only', 'cross-aarch64']
+NEEDS = dict(cpu_facts.X86_NEEDS)
+NEEDS['X86_V3'] = cpu_facts.X86_V3
+# What each program prints of the target that ran, per project.
+PROGRAMS = {
+    'consumer': {'app': [r'^sum  \(C\):   (\S+)$', r'^axpy \(C\+\+\): (\S+)$']},
+    'c-only': {'app': [r'^dot: (\S+) \(ran:'], 'test_dot': [r'^test_dot: (\S+) ok'],
+               'use_static': [r'^foo_dot: (\S+) \(ok\)'], 'use_shared': [r'^foo_dot: (\S+) \(ok\)']},
+}
+# Each source's targets, ascending (the projects' lists, on x86_64).
+TARGETS = {
+    'consumer': [['baseline', 'SSE42', 'AVX2', 'AVX512_SKX'], ['baseline', 'AVX2__FMA3', 'X86_V3']],
+    'c-only': [['baseline', 'SSE42', 'AVX2', 'AVX512_SKX']],
+}
+# What each build system adds to every compile, not cpudispatch's.
+OWN_FLAGS = {'-D_FILE_OFFSET_BITS=64', '-fcolor-diagnostics', '-fdiagnostics-color=always', '-DNDEBUG'}
+SIGILL = (-signal.SIGILL, 128 + signal.SIGILL)
+
+
+def run(cmd, **kw):
+    print('$ ' + ' '.join(shlex.quote(a) for a in cmd))
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def best(targets, flags):
+    return next(t for t in reversed(targets) if NEEDS[t] <= flags)
+
+
+class Case:
+    def __init__(self, root, name, tmp):
+        self.root, self.name, self.tmp = root, name, tmp
+        self.failures, self.passed = [], []
+        self.project = 'consumer' if name in ('consumer', 'cross-aarch64') else 'c-only'
+        self.src = os.path.join(root, 'examples', 'consumer') if self.project == 'consumer' else \
+            os.path.join(root, 'test', 'c_only', 'fixture')
+        self.cc, self.cxx = ('clang', 'clang++') if name == 'c-only' else ('gcc', 'g++')
+        self.generator = 'Unix Makefiles' if name == 'c-only' else 'Ninja'
+        self.buildtype = 'Debug' if name == 'c-only' else 'Release'
+        self.env = {k: v for k, v in os.environ.items() if k not in ('CFLAGS', 'CXXFLAGS', 'LDFLAGS', 'CC', 'CXX')}
+
+    def check(self, name, ok, msg):
+        if ok:
+            self.passed.append(name)
+            print('  PASS %s' % name)
+        else:
+            print('FAIL: %s: %s' % (name, msg))
+            self.failures.append(name)
+        return ok
+
+    def missing(self):
+        need = ['cmake', 'meson', 'ninja', 'make', 'git', 'readelf', 'objcopy', self.cc]
+        if self.name == 'cross-aarch64':
+            need += ['aarch64-linux-gnu-gcc', 'aarch64-linux-gnu-g++', 'qemu-aarch64']
+        else:
+            need += ['qemu-x86_64'] + ([self.cxx] if self.project == 'consumer' else [])
+        return [n for n in need if not shutil.which(n)]
+
+    # -- the release and the projects ---------------------------------------
+    def release(self):
+        """The Meson copy of the project with its release wrap; the tarball
+        CMake's FetchContent takes."""
+        rel = 'examples/consumer' if self.project == 'consumer' else 'test/c_only/fixture'
+        self.meson_proj = os.path.join(self.tmp, 'meson-proj')
+        if self.project == 'consumer':
+            err = release_wrap.example(self.root, 'consumer', self.meson_proj)
+        else:
+            shutil.copytree(self.src, self.meson_proj)
+            os.makedirs(os.path.join(self.meson_proj, 'subprojects'))
+            p = run([sys.executable, os.path.join(self.root, 'tools', 'make-wrap.py'),
+                     os.path.join(self.meson_proj, 'subprojects'), '--allow-dirty'])
+            err = None if p.returncode == 0 else p.stdout + p.stderr
+        if err:
+            return self.check('release', False, err)
+        pf = os.path.join(self.meson_proj, 'subprojects', 'packagefiles')
+        self.tarball = os.path.join(pf, [f for f in os.listdir(pf) if f.endswith('.tar.xz')][0])
+        # The CMake project: the same sources, alone.
+        self.cmake_proj = os.path.join(self.tmp, 'cmake-proj')
+        shutil.copytree(self.src, self.cmake_proj, ignore=shutil.ignore_patterns('subprojects', 'meson.build'))
+        print('  %s from %s' % (rel, os.path.basename(self.tarball)))
+        return True
+
+    def cmake(self, build, extra=()):
+        cmd = ['cmake', '-S', self.cmake_proj, '-B', build, '-G', self.generator,
+               '-DCPUDISPATCH_RELEASE=' + self.tarball, '-DCMAKE_BUILD_TYPE=' + self.buildtype,
+               '-DCMAKE_EXPORT_COMPILE_COMMANDS=ON'] + list(extra)
+        if self.name == 'cross-aarch64':
+            cmd.append('-DCMAKE_TOOLCHAIN_FILE=' + os.path.join(self.root, 'cross', 'aarch64-linux-gnu.cmake'))
+        else:
+            cmd += ['-DCMAKE_C_COMPILER=' + self.cc] + (['-DCMAKE_CXX_COMPILER=' + self.cxx]
+                                                       if self.project == 'consumer' else [])
+        return run(cmd, env=self.env)
+
+    def build(self, build):
+        return run(['cmake', '--build', build, '-j', '2'], env=self.env)
+
+    # -- same as the Meson build ---------------------------------------------
+    def meson_setup(self):
+        build = os.path.join(self.tmp, 'meson-build')
+        env = dict(self.env, CC=self.cc, CXX=self.cxx)
+        cmd = ['meson', 'setup', build, self.meson_proj, '--wrap-mode=nodownload',
+               '--buildtype=' + ('debug' if self.buildtype == 'Debug' else 'release')]
+        if self.name == 'cross-aarch64':
+            cmd += ['--cross-file', os.path.join(self.root, 'cross', 'aarch64-linux-gnu.txt')]
+        p = run(cmd, env=env)
+        return build if p.returncode == 0 else self.check('meson-setup', False, (p.stdout + p.stderr)[-3000:])
+
+    @staticmethod
+    def target_flags(build):
+        """{library of a dispatch target: its -m/-D/-f/-U arguments} from
+        compile_commands.json (Meson: NAME.a.p/, CMake: NAME.dir/)."""
+        out = {}
+        with open(os.path.join(build, 'compile_commands.json')) as fh:
+            for e in json.load(fh):
+                args = e.get('arguments') or shlex.split(e['command'])
+                if '.dispatch.' not in e['file'] or 'cpudispatch' in e['file']:
+                    continue
+                m = re.search(r'(?:^|[/ ])(?:lib)?([A-Za-z0-9_]+?)(?:\.a\.p|\.dir)/', e.get('output', '') + ' ' +
+                              ' '.join(args))
+                if m:
+                    out[m.group(1)] = sorted(a for a in args if re.match(r'-[mDfU]', a) and a not in OWN_FLAGS)
+        return out
+
+    def check_same_as_meson(self, cbuild):
+        mbuild = self.meson_setup()
+        if not mbuild:
+            return
+        headers = sorted(f for f in os.listdir(mbuild) if f.endswith('.dispatch.h'))
+        differ = [h for h in headers if not os.path.exists(os.path.join(cbuild, h)) or
+                  open(os.path.join(mbuild, h)).read() != open(os.path.join(cbuild, h)).read()]
+        self.check('same-as-meson: the dispatch headers (%s)' % ' '.join(headers), headers and not differ,
+                   'differ or missing in the CMake build: %s' % differ)
+        mf, cf = self.target_flags(mbuild), self.target_flags(cbuild)
+        diff = ['%s: %s' % (lib, sorted(set(mf.get(lib, [])) ^ set(cf.get(lib, []))))
+                for lib in sorted(set(mf) | set(cf)) if mf.get(lib) != cf.get(lib)]
+        self.check('same-as-meson: %d per-target objects, the same flags and defines' % len(mf),
+                   mf and not diff, 'Meson %s, CMake %s; differences: %s' % (sorted(mf), sorted(cf), diff))
+
+    # -- ctest ---------------------------------------------------------------
+    def ctest(self, build, label):
+        return run(['ctest', '--test-dir', build, '-L', label, '-V', '--timeout', '600'], env=self.env) \
+            if self.ctest_has_test_dir() else run(['ctest', '-L', label, '-V'], env=self.env, cwd=build)
+
+    @staticmethod
+    def ctest_has_test_dir():
+        v = subprocess.run(['ctest', '--version'], capture_output=True, text=True).stdout
+        m = re.search(r'(\d+)\.(\d+)', v)
+        return bool(m) and (int(m.group(1)), int(m.group(2))) >= (3, 20)
+
+    @staticmethod
+    def per_test(out):
+        """ctest -V output split by test number: {number: text}."""
+        parts = {}
+        for line in out.splitlines():
+            m = re.match(r'^(\d+): (.*)$', line)
+            if m:
+                parts.setdefault(m.group(1), []).append(m.group(2))
+        return {k: '\n'.join(v) for k, v in parts.items()}
+
+    def ran(self, text):
+        """What each source reported running, per program, in order."""
+        return {prog: [re.findall(p, text, re.M) for p in pats] for prog, pats in PROGRAMS[self.project].items()}
+
+    def by_program(self, out):
+        tests = {}
+        for text in self.per_test(out).values():
+            m = re.search(r'^Test command: .*?/([A-Za-z_]+)"?\s*$', text, re.M)
+            if m and m.group(1) in PROGRAMS[self.project]:
+                tests[m.group(1)] = text
+        return tests
+
+    def check_ctest(self, build, host):
+        targets = TARGETS[self.project]
+        plain = self.ctest(build, 'cpudispatch_plain')
+        tests = self.by_program(plain.stdout)
+        want = [[best(t, host)] for t in targets]
+        got = {p: [r[:1] for r in self.ran(tests.get(p, ''))[p]] for p in PROGRAMS[self.project]}
+        self.check('plain: ctest passes, each program ran this CPU\'s best (%s)' % ' '.join(w[0] for w in want),
+                   plain.returncode == 0 and all(g == want for g in got.values()),
+                   'status %d, ran %s\n%s' % (plain.returncode, got, plain.stdout[-2000:]))
+
+        each = self.ctest(build, 'cpudispatch_each_target')
+        tests = self.by_program(each.stdout)
+        problems = []
+        for prog in PROGRAMS[self.project]:
+            text = tests.get(prog, '')
+            oks = re.findall(r'^cpudispatch-run: (\S+) ok$', text, re.M)
+            # Every compiled target this CPU has, each once (a target of
+            # one source runs the others' best below it).
+            compiled = []
+            for t in targets:
+                compiled += [x for x in t if x not in compiled]
+            runnable = [t for t in compiled if NEEDS[t] <= host]
+            if sorted(oks) != sorted(runnable):
+                problems.append('%s: ok under %s, expected %s' % (prog, oks, runnable))
+        self.check('each-target: ctest passes, every program ran once per compiled target this CPU has',
+                   each.returncode == 0 and tests and not problems,
+                   'status %d; %s\n%s' % (each.returncode, problems, each.stdout[-3000:]))
+
+    def check_each_cpu(self, build, arch):
+        models = cpu_facts.models(arch)
+        each = self.ctest(build, 'cpudispatch_each_cpu')
+        tests = self.by_program(each.stdout)
+        problems = []
+        for prog in PROGRAMS[self.project]:
+            text = tests.get(prog, '')
+            oks = re.findall(r'^cpudispatch-run: (\S+) ok$', text, re.M)
+            if oks != list(models):
+                problems.append('%s: ok under %s, expected %s' % (prog, oks, list(models)))
+            if arch == 'x86_64':
+                want = [[best(t, models[m]) for m in models] for t in TARGETS[self.project]]
+                got = self.ran(text)[prog]
+                if got != want:
+                    problems.append('%s ran %s under %s, expected %s' % (prog, got, list(models), want))
+        self.check('each-cpu: ctest passes under %s%s' % (' '.join(models), ', each program on the model\'s best '
+                                                          'target' if arch == 'x86_64' else ''),
+                   each.returncode == 0 and tests and not problems,
+                   'status %d; %s\n%s' % (each.returncode, problems, each.stdout[-3000:]))
+
+    # -- c-only extras -------------------------------------------------------
+    def check_baseline(self):
+        build = os.path.join(self.tmp, 'cmake-v3')
+        p = self.cmake(build, ['-DCPUD_CPU_BASELINE=x86_v3'])
+        if not self.check('baseline: configure with -DCPUD_CPU_BASELINE=x86_v3', p.returncode == 0,
+                          (p.stdout + p.stderr)[-3000:]):
+            return
+        p = self.build(build)
+        if not self.check('baseline: build', p.returncode == 0, (p.stdout + p.stderr)[-3000:]):
+            return
+        refusal = messages.refusal('cpudispatch-c-only-fixture', '1.0')
+        problems = []
+        for prog in PROGRAMS['c-only']:
+            exe = os.path.join(build, prog)
+            ok = subprocess.run(['qemu-x86_64', '-cpu', 'Haswell', exe], capture_output=True, text=True)
+            low = subprocess.run(['qemu-x86_64', '-cpu', 'Nehalem', exe], capture_output=True, text=True)
+            lines = [l for l in low.stderr.splitlines() if "TCG doesn't support" not in l]
+            if ok.returncode != 0:
+                problems.append('%s on Haswell: status %d %s' % (prog, ok.returncode, ok.stderr[-300:]))
+            if low.returncode != 69 or len(lines) != 1 or not refusal.match(lines[0]) or low.stdout:
+                problems.append('%s on Nehalem: status %d%s, stderr %r, stdout %r' % (
+                    prog, low.returncode, ' (an illegal instruction)' if low.returncode in SIGILL else '',
+                    low.stderr[-300:], low.stdout[-200:]))
+        self.check('baseline: every program (static and shared library shapes) runs on Haswell and refuses '
+                   'Nehalem with the start-up message, status 69', not problems, '\n'.join(problems))
+
+    def check_bad_options(self):
+        cases = [('-DCPUD_CPU_BASELINE=min avx3', r'CPUD_CPU_BASELINE: unknown CPU feature "AVX3".*valid names '
+                  r'on x86_64: .*AVX2'),
+                 ('-DCPUD_MODE=nosuch', r'CPUD_MODE: "nosuch" is not one of program, library, init')]
+        for arg, want in cases:
+            build = os.path.join(self.tmp, 'cmake-bad')
+            shutil.rmtree(build, ignore_errors=True)
+            p = self.cmake(build, [arg])
+            text = re.sub(r'\s+', ' ', p.stdout + p.stderr)
+            self.check('bad-options: %s stops configure naming it' % arg,
+                       p.returncode != 0 and re.search(want, text, re.I | re.S),
+                       'status %d, output: %s' % (p.returncode, text[-1500:]))
+
+    # -- the case ------------------------------------------------------------
+    def run(self):
+        if not self.release():
+            return
+        build = os.path.join(self.tmp, 'cmake-build')
+        p = self.cmake(build)
+        if not self.check('configure (%s, %s, %s)' % (self.generator, self.cc, self.buildtype), p.returncode == 0,
+                          (p.stdout + p.stderr)[-3000:]):
+            return
+        p = self.build(build)
+        if not self.check('build', p.returncode == 0, (p.stdout + p.stderr)[-3000:]):
+            return
+        self.check_same_as_meson(build)
+        if self.name == 'cross-aarch64':
+            each = self.ctest(build, 'cpudispatch_plain|cpudispatch_each_target')
+            self.check('plain and each-target under qemu-aarch64: ctest passes', each.returncode == 0,
+                       each.stdout[-3000:])
+            self.check_each_cpu(build, 'aarch64')
+            return
+        host = cpu_facts.host_flags()
+        self.check_ctest(build, host)
+        self.check_each_cpu(build, 'x86_64')
+        if self.name == 'c-only':
+            self.check_baseline()
+            self.check_bad_options()
+
+
+def main():
+    if sys.argv[1:] == ['--list']:
+        print('\n'.join(CASES))
+        return 0
+    if len(sys.argv) != 3 or sys.argv[2] not in CASES:
+        print('usage: run_cmake.py --list | SOURCE_ROOT CASE (%s)' % ' '.join(CASES))
+        return 2
+    root, name = os.path.abspath(sys.argv[1]), sys.argv[2]
+    if os.uname().machine != 'x86_64':
+        print('SKIP: the cases build for x86_64 (and cross from it); this host is %s' % os.uname().machine)
+        return 77
+    with tempfile.TemporaryDirectory(prefix='cpud-cmake-') as tmp:
+        c = Case(root, name, tmp)
+        miss = c.missing()
+        if miss:
+            print('SKIP: not installed: %s' % ' '.join(miss))
+            return 77
+        c.run()
+        print('%s: %d passed, %d failed' % (name, len(c.passed), len(c.failures)))
+        return 1 if c.failures or not c.passed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
