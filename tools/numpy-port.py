@@ -27,9 +27,11 @@ run in the order port, configure, build, compare, fork-build, test, bench
 cross/aarch64-linux-gnu.txt and a Python of the build machine that reports
 aarch64's configuration (DIR/python-aarch64: Debian's multiarch
 libpython3.11-dev:arm64 has the headers and _sysconfigdata__aarch64-linux-gnu;
-apt-get install it after dpkg --add-architecture arm64). Steps port,
-configure, build, compare, fork-build; test and bench need the build's own
-Python and are refused.
+apt-get install it after dpkg --add-architecture arm64). Step test then
+needs --host-python, an aarch64 Python 3.11 binary (Debian's
+python3.11-minimal:arm64, unpacked with dpkg -x: its stdlib is the
+multiarch packages'), which it runs under qemu-aarch64 with each
+--qemu-cpu model (default max); bench is refused.
 
 What `port` does to the copy, by pattern (nothing of NumPy's text is kept
 in this repository): meson_cpu/meson.build becomes tools/numpy_port/
@@ -159,16 +161,16 @@ def numpy_env(a):
 def attrs(a, env):
     code = ('import json, numpy.core._multiarray_umath as m; '
             'print(json.dumps([m.__cpu_baseline__, m.__cpu_dispatch__, m.__cpu_features__]))')
-    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env, cwd=a.work)
+    r = subprocess.run(a.python + ['-c', code], capture_output=True, text=True, env=env, cwd=a.work)
     if r.returncode != 0:
         sys.exit('numpy-port: importing the built NumPy failed: %s' % r.stderr[-2000:])
     return json.loads(r.stdout)
 
 
-def pytest(site, env, cwd):
+def pytest(a, site, env, cwd):
     """(exit status, the last line, the failing tests' ids from numpy/ on)."""
     tests = [os.path.join(site, t) for t in TESTS]
-    r = subprocess.run([sys.executable, '-m', 'pytest', '-q', '-rf', '-p', 'no:cacheprovider'] + tests, env=env,
+    r = subprocess.run(a.python + ['-m', 'pytest', '-q', '-rf', '-p', 'no:cacheprovider'] + tests, env=env,
                        cwd=cwd, capture_output=True, text=True)
     lines = r.stdout.strip().splitlines() or ['']
     failed = sorted(re.sub(r'^.*?(numpy/)', r'\1', l.split()[1]) for l in lines if l.startswith('FAILED '))
@@ -176,6 +178,22 @@ def pytest(site, env, cwd):
 
 
 def test(a):
+    """test_on, on this machine's Python, or on --host-python under each
+    of the qemu models (--cross)."""
+    if not a.cross:
+        a.python = [sys.executable]
+        return test_on(a, '')
+    if not a.host_python:
+        sys.exit('numpy-port: step test of a --cross build needs --host-python (an %s Python)' % a.cross)
+    bad = []
+    for model in a.qemu_cpu or ['max']:
+        a.python = ['qemu-' + a.cross, '-cpu', model, a.host_python]
+        bad += test_on(a, 'qemu %s: ' % model, stop=False)
+    if bad:
+        sys.exit('numpy-port: NumPy\'s tests failed in: %s' % ', '.join(bad))
+
+
+def test_on(a, where, stop=True):
     """NumPy's dispatch and SIMD tests, plainly and with every compiled
     target this CPU has on top (NumPy's NPY_DISABLE_CPU_FEATURES switching
     off all above it); with the fork's build installed (step fork-build),
@@ -185,10 +203,10 @@ def test(a):
         builds.append(('fork', os.path.join(a.work, 'fork-dest')))
     env = numpy_env(a)
     base, dispatch, features = attrs(a, env)
-    say('__cpu_baseline__:', ' '.join(base))
-    say('__cpu_dispatch__:', ' '.join(dispatch))
+    say(where + '__cpu_baseline__:', ' '.join(base))
+    say(where + '__cpu_dispatch__:', ' '.join(dispatch))
     here = [d for d in dispatch if features.get(d)]
-    say('this CPU has:', ' '.join(here))
+    say(where + 'this CPU has:', ' '.join(here))
     runs = [('plain', None)] + [('top %s' % d, ' '.join(here[i + 1:])) for i, d in enumerate(here) if here[i + 1:]]
     bad = []
     for name, disable in runs:
@@ -197,19 +215,22 @@ def test(a):
             e = dict(env, PYTHONPATH=site_dir(dest))
             if disable:
                 e['NPY_DISABLE_CPU_FEATURES'] = disable
-            rc, last, failed = pytest(site_dir(dest), e, a.work)
+            rc, last, failed = pytest(a, site_dir(dest), e, a.work)
             got[who] = failed
-            say('%-16s %-11s %s%s' % (name, who, last, (' [%s]' % ' '.join(failed)) if failed else ''))
+            say('%s%-16s %-11s %s%s' % (where, name, who, last, (' [%s]' % ' '.join(failed)) if failed else ''))
         if disable:
             say('%16s NPY_DISABLE_CPU_FEATURES="%s"' % ('', disable))
         mine = got['cpudispatch']
         if (name == 'plain' and mine) or ('fork' in got and mine != got['fork']) or ('fork' not in got and mine):
             bad.append(name)
-    if bad:
+    bad = [where + b for b in bad]
+    if bad and stop:
         sys.exit('numpy-port: NumPy\'s tests failed%s in: %s' % (
             '' if len(builds) == 1 else ' otherwise than the fork\'s build', ', '.join(bad)))
-    say('NumPy\'s tests: %d runs%s' % (len(runs), ', each failing as the fork\'s build fails' if len(builds) > 1
-                                       else ', all passing'))
+    if not bad:
+        say('%sNumPy\'s tests: %d runs%s' % (where, len(runs), ', each failing as the fork\'s build fails'
+                                             if len(builds) > 1 else ', all passing'))
+    return bad
 
 
 BENCH = r"""
@@ -321,8 +342,12 @@ def main():
     ap.add_argument('--steps', default='port,configure,build,test')
     ap.add_argument('--jobs', type=int, default=0)
     ap.add_argument('--meson-option', action='append', default=[], help='passed to both configures (-Dcpu-...)')
-    ap.add_argument('--cross', choices=sorted(CROSS), help='cross-compile both builds (test, bench refused)')
+    ap.add_argument('--cross', choices=sorted(CROSS), help='cross-compile both builds (bench refused)')
+    ap.add_argument('--host-python', help='with --cross: the host arch\'s Python binary, for step test')
+    ap.add_argument('--qemu-cpu', action='append', default=[], help='with --cross: a qemu model step test runs '
+                    'under (repeat; default max)')
     a = ap.parse_args()
+    a.python = [sys.executable]
     a.numpy, a.work, a.meson = os.path.abspath(a.numpy), os.path.abspath(a.work), os.path.abspath(a.meson)
     a.fork = a.fork and os.path.abspath(a.fork)
     os.makedirs(a.work, exist_ok=True)
@@ -330,8 +355,8 @@ def main():
     for s in steps:
         if s not in STEPS:
             sys.exit('numpy-port: unknown step "%s" (%s)' % (s, ', '.join(STEPS)))
-    if a.cross and ('test' in steps or 'bench' in steps):
-        sys.exit('numpy-port: steps test and bench run the build\'s Python, which a --cross %s build is not for'
+    if a.cross and 'bench' in steps:
+        sys.exit('numpy-port: step bench times the build on this machine, which a --cross %s build is not for'
                  % a.cross)
     if 'port' in steps:
         port(a)
