@@ -6,6 +6,8 @@ set -euo pipefail
 pkgs=(meson ninja-build pkg-config python3 git gcc g++ clang binutils libgtest-dev libbenchmark-dev qemu-user libhwy-dev libcpu-features-dev cpuid)
 # A NumPy extension built with meson-python (examples/pyext, test/pyext).
 pkgs+=(python3-dev python3-numpy python3-mesonpy python3-pytest python3-build python3-pip)
+# The CMake front end (CMakeLists.txt, src/cmake/, test/cmake): CMake and make.
+pkgs+=(cmake make)
 # Cross compilers for the other arches (skipped with CPUD_NO_CROSS=1).
 if [ -z "${CPUD_NO_CROSS:-}" ]; then
   pkgs+=(g++-aarch64-linux-gnu g++-powerpc64le-linux-gnu g++-s390x-linux-gnu g++-riscv64-linux-gnu)

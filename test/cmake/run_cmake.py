@@ -20,6 +20,8 @@ Cases:
                  its tests under qemu-aarch64.
 
 Checks (FAIL lines name which and why):
+  docs-block     (consumer) docs/cmake.md's quick start is the lines
+                 between the example's quick-start markers, word for word;
   same-as-meson  the dispatch headers CMake's build writes are the Meson
                  build's, byte for byte (the Meson build of the same
                  project through the release wrap, configured with the same
@@ -57,6 +59,7 @@ sys.dont_write_bytecode = True
 TEST_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, TEST_DIR)
 import cpu_facts  # noqa: E402  (test/cpu_facts.py)
+import doc_blocks  # noqa: E402  (test/doc_blocks.py)
 import messages  # noqa: E402  (test/messages.py)
 import release_wrap  # noqa: E402  (test/release_wrap.py)
 
@@ -317,8 +320,21 @@ class Case:
                        p.returncode != 0 and re.search(want, text, re.I | re.S),
                        'status %d, output: %s' % (p.returncode, text[-1500:]))
 
+    def check_docs_block(self):
+        doc = doc_blocks.block(os.path.join(self.root, 'docs', 'cmake.md'), 'cmake-snippet')
+        with open(os.path.join(self.src, 'CMakeLists.txt')) as fh:
+            text = fh.read().splitlines()
+        start = next((i for i, l in enumerate(text) if l.startswith('# --- the CMake quick start')), None)
+        end = next((i for i, l in enumerate(text) if l.startswith('# --- end of the quick start')), None)
+        example = text[start + 1:end] if start is not None and end is not None else None
+        self.check('docs-block: docs/cmake.md\'s quick start is examples/consumer/CMakeLists.txt\'s',
+                   example is not None and doc == example, 'docs:\n%s\nexample:\n%s' % (
+                       '\n'.join(doc), '\n'.join(example or ['(no quick-start markers)'])))
+
     # -- the case ------------------------------------------------------------
     def run(self):
+        if self.name == 'consumer':
+            self.check_docs_block()
         if not self.release():
             return
         build = os.path.join(self.tmp, 'cmake-build')

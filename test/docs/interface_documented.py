@@ -3,7 +3,8 @@
 """docs/interface.md's lists are the project's: the cpudispatch dictionary's
 keys (meson.build), the subproject's variables (assigned in a meson.build of
 the project), the environment variables' suffixes (the runtime's sources)
-and the exit statuses (cpudispatch.h). Usage: interface_documented.py ROOT"""
+the exit statuses (cpudispatch.h) and the CMake side's functions and
+targets (src/cmake/). Usage: interface_documented.py ROOT"""
 import glob
 import os
 import re
@@ -54,8 +55,23 @@ listed = {line.split()[1]: line.split()[0] for line in doc_blocks.block(doc, 'in
 if listed != exits:
     problems.append('cpudispatch.h has exit statuses %s, docs/interface.md lists %s' % (exits, listed))
 
+# The CMake side: each function defined, each target made, in src/cmake/.
+cmake = ''
+for f in glob.glob(os.path.join(root, 'src', 'cmake', '*.cmake')):
+    with open(f, encoding='utf-8') as fh:
+        cmake += fh.read()
+cmake_names = words('interface-cmake')
+for v in cmake_names:
+    made = (r'^function\(%s\b' % re.escape(v), r'^add_library\(%s ALIAS ' % re.escape(v),
+            r'^add_executable\(%s ' % re.escape(v))
+    if not any(re.search(p, cmake, re.M) for p in made):
+        problems.append('docs/interface.md lists %s, which src/cmake/ neither defines nor makes' % v)
+defined = set(re.findall(r'^function\((cpudispatch_\w+)', cmake, re.M))
+for v in sorted(defined - set(cmake_names)):
+    problems.append('src/cmake/ defines function %s, which docs/interface.md does not list' % v)
+
 for p in problems:
     print('FAIL: ' + p)
-print('%d keys, %d variables, %d environment variables, %d exit statuses checked'
-      % (len(keys), len(words('interface-variables')), len(words('interface-env')), len(exits)))
+print('%d keys, %d variables, %d environment variables, %d exit statuses, %d CMake names checked'
+      % (len(keys), len(words('interface-variables')), len(words('interface-env')), len(exits), len(cmake_names)))
 sys.exit(1 if problems else 0)
