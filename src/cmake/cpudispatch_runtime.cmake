@@ -122,3 +122,70 @@ else()
   set(CPUD_RUN $<TARGET_FILE:cpudispatch-run>)
 endif()
 set(CPUD_RUN "${CPUD_RUN}" CACHE INTERNAL "")
+
+# --- install (cpudispatch as the top-level project) --------------------------
+# What the Meson build installs (test cmake-install compares the two): the
+# runtime as a static archive, every public header and the generated ones
+# beside them (they include each other with quotes), cpudispatch-run, the
+# license, cpudispatch.pc (the baseline flags, the whole archive), and a
+# CMake package for find_package(cpudispatch) with the same targets.
+if(CPUD_INSTALL)
+  include(GNUInstallDirs)
+  add_library(cpudispatch_archive STATIC $<TARGET_OBJECTS:cpudispatch_runtime>)
+  set_target_properties(cpudispatch_archive PROPERTIES OUTPUT_NAME cpudispatch LINKER_LANGUAGE C)
+  install(TARGETS cpudispatch_archive ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  file(GLOB _cpud_headers "${CPUD_SOURCE_ROOT}/include/cpudispatch/*.h" "${CPUD_SOURCE_ROOT}/include/cpudispatch/*.hpp")
+  install(FILES ${_cpud_headers} "${CPUD_BUILD_ROOT}/include/cpudispatch_config.h"
+          "${CPUD_BUILD_ROOT}/include/cpudispatch_features.h" "${CPUD_BUILD_ROOT}/include/cpudispatch_namespace.h"
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cpudispatch)
+  install(FILES "${CPUD_SOURCE_ROOT}/LICENSE" DESTINATION ${CMAKE_INSTALL_DATADIR}/licenses/cpudispatch)
+  if(TARGET cpudispatch-run)
+    install(TARGETS cpudispatch-run RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  endif()
+  string(REPLACE ";" " " _flags "${CPUD_BASELINE_FLAGS}")
+  string(REPLACE ";" " " _baseline "${CPUD_BASELINE}")
+  file(WRITE "${CPUD_BUILD_ROOT}/cpudispatch.pc"
+       "prefix=${CMAKE_INSTALL_PREFIX}\n"
+       "includedir=\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}\n"
+       "libdir=\${prefix}/${CMAKE_INSTALL_LIBDIR}\n\n"
+       "Name: cpudispatch\n"
+       "Description: CPU feature detection and dispatch runtime (baseline: ${_baseline})\n"
+       "Version: ${PROJECT_VERSION}\n"
+       "Libs: -L\${libdir} -Wl,--whole-archive -lcpudispatch -Wl,--no-whole-archive\n"
+       "Cflags: -I\${includedir} ${_flags}\n")
+  install(FILES "${CPUD_BUILD_ROOT}/cpudispatch.pc" DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+  # The package: paths relative to the installed file, so a prefix moved
+  # (DESTDIR, a copied tree) still finds itself.
+  set(_pkg_dir "${CMAKE_INSTALL_LIBDIR}/cmake/cpudispatch")
+  file(RELATIVE_PATH _up "/${_pkg_dir}" "/")
+  set(_anchor "")
+  if(_cpud_link_options)
+    set(_anchor "\n  INTERFACE_LINK_OPTIONS \"${_cpud_link_options}\"")
+  endif()
+  file(WRITE "${CPUD_BUILD_ROOT}/cpudispatchConfig.cmake"
+       "# Written by src/cmake/cpudispatch_runtime.cmake: cpudispatch ${PROJECT_VERSION}, installed\n"
+       "# (baseline ${_baseline}; namespace ${CPUD_NAMESPACE_USED}). docs/cmake.md, \"After an install\".\n"
+       "get_filename_component(_cpud_prefix \"\${CMAKE_CURRENT_LIST_DIR}/${_up}\" ABSOLUTE)\n"
+       "set(CPUDISPATCH_BASELINE \"${CPUD_BASELINE}\")\n"
+       "set(CPUDISPATCH_DISPATCH \"${CPUD_DISPATCH}\")\n"
+       "set(CPUDISPATCH_NAMESPACE \"${CPUD_NAMESPACE_USED}\")\n"
+       "set(CPUDISPATCH_ENV_PREFIX \"${CPUD_ENV_PREFIX_USED}\")\n"
+       "if(NOT TARGET cpudispatch::cpudispatch)\n"
+       "  # The runtime whole: its start-up check is a constructor nothing references.\n"
+       "  add_library(cpudispatch::cpudispatch INTERFACE IMPORTED)\n"
+       "  set_target_properties(cpudispatch::cpudispatch PROPERTIES\n"
+       "    INTERFACE_INCLUDE_DIRECTORIES \"\${_cpud_prefix}/${CMAKE_INSTALL_INCLUDEDIR}\"\n"
+       "    INTERFACE_COMPILE_OPTIONS \"${CPUD_BASELINE_FLAGS}\"\n"
+       "    INTERFACE_LINK_LIBRARIES \"-Wl,--whole-archive;\${_cpud_prefix}/${CMAKE_INSTALL_LIBDIR}/libcpudispatch.a;-Wl,--no-whole-archive\"${_anchor})\n"
+       "  add_library(cpudispatch::floor INTERFACE IMPORTED)\n"
+       "  set_target_properties(cpudispatch::floor PROPERTIES\n"
+       "    INTERFACE_INCLUDE_DIRECTORIES \"\${_cpud_prefix}/${CMAKE_INSTALL_INCLUDEDIR}\"\n"
+       "    INTERFACE_COMPILE_DEFINITIONS \"CPUD_NO_BASELINE_GUARD;CPUD_NO_INTRINSIC_HEADERS\")\n"
+       "endif()\n"
+       "unset(_cpud_prefix)\n")
+  include(CMakePackageConfigHelpers)
+  write_basic_package_version_file("${CPUD_BUILD_ROOT}/cpudispatchConfigVersion.cmake" VERSION ${PROJECT_VERSION}
+                                   COMPATIBILITY SameMinorVersion)
+  install(FILES "${CPUD_BUILD_ROOT}/cpudispatchConfig.cmake" "${CPUD_BUILD_ROOT}/cpudispatchConfigVersion.cmake"
+          DESTINATION ${_pkg_dir})
+endif()

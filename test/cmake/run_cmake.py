@@ -17,7 +17,9 @@ Cases:
                  -DCPUD_CPU_BASELINE=x86_v3, whose programs refuse a CPU
                  below it; and bad options;
   cross-aarch64  examples/consumer for aarch64 (cross/aarch64-linux-gnu.cmake),
-                 its tests under qemu-aarch64.
+                 its tests under qemu-aarch64;
+  install        the release tarball unpacked, built and installed by CMake
+                 as its own project (GCC, Ninja), and by Meson.
 
 Checks (FAIL lines name which and why):
   docs-block     (consumer) docs/cmake.md's quick start is the lines
@@ -41,6 +43,15 @@ Checks (FAIL lines name which and why):
                  static and shared library shapes, runs on Haswell and
                  refuses Nehalem with the start-up check's message and
                  status 69, never an illegal instruction;
+  installed      (install) CMake installs what Meson installs: every
+                 header, libcpudispatch.a, cpudispatch-run, the license, and a
+                 cpudispatch.pc with the same Cflags and Libs (Meson's
+                 cpudispatch-info, a C++ program, aside); and a CMake package;
+  pkg-config     (install) test/install/tiny.c built by cc and pkg-config
+                 alone against CMake's install runs, and its start-up check
+                 runs before main (a bad PREFIX_ENABLE_CPU_FEATURES: 78);
+  find-package   (install) the same program built by a CMake project with
+                 find_package(cpudispatch 0.6) and cpudispatch::cpudispatch;
   bad-options    (c-only) an unknown feature in CPUD_CPU_BASELINE and a
                  CPUD_MODE outside its choices stop configure with one
                  message naming the variable, the token and the valid names.
@@ -63,7 +74,7 @@ import doc_blocks  # noqa: E402  (test/doc_blocks.py)
 import messages  # noqa: E402  (test/messages.py)
 import release_wrap  # noqa: E402  (test/release_wrap.py)
 
-CASES = ['consumer', 'c-only', 'cross-aarch64']
+CASES = ['consumer', 'c-only', 'cross-aarch64', 'install']
 NEEDS = dict(cpu_facts.X86_NEEDS)
 NEEDS['X86_V3'] = cpu_facts.X86_V3
 # What each program prints of the target that ran, per project.
@@ -95,7 +106,7 @@ class Case:
     def __init__(self, root, name, tmp):
         self.root, self.name, self.tmp = root, name, tmp
         self.failures, self.passed = [], []
-        self.project = 'consumer' if name in ('consumer', 'cross-aarch64') else 'c-only'
+        self.project = 'consumer' if name in ('consumer', 'cross-aarch64', 'install') else 'c-only'
         self.src = os.path.join(root, 'examples', 'consumer') if self.project == 'consumer' else \
             os.path.join(root, 'test', 'c_only', 'fixture')
         self.cc, self.cxx = ('clang', 'clang++') if name == 'c-only' else ('gcc', 'g++')
@@ -113,7 +124,7 @@ class Case:
         return ok
 
     def missing(self):
-        need = ['cmake', 'meson', 'ninja', 'make', 'git', 'readelf', 'objcopy', self.cc]
+        need = ['cmake', 'meson', 'ninja', 'make', 'git', 'readelf', 'objcopy', 'pkg-config', self.cc]
         if self.name == 'cross-aarch64':
             need += ['aarch64-linux-gnu-gcc', 'aarch64-linux-gnu-g++', 'qemu-aarch64']
         else:
@@ -331,8 +342,87 @@ class Case:
                    example is not None and doc == example, 'docs:\n%s\nexample:\n%s' % (
                        '\n'.join(doc), '\n'.join(example or ['(no quick-start markers)'])))
 
+    # -- install -------------------------------------------------------------
+    def installed_files(self, dest):
+        got = {}
+        for d, _, files in os.walk(dest):
+            for f in files:
+                rel = os.path.relpath(os.path.join(d, f), dest)
+                # lib/ or lib/x86_64-linux-gnu/ (Meson's Debian libdir): the
+                # same place to pkg-config and the linker.
+                got[re.sub(r'^usr/local/lib/[a-z0-9_]+-linux-gnu/', 'usr/local/lib/', rel)] = os.path.join(d, f)
+        return got
+
+    @staticmethod
+    def pc_fields(path):
+        with open(path) as fh:
+            text = fh.read()
+        return {k: v.strip() for k, v in re.findall(r'^(Cflags|Libs|Name|Version):(.*)$', text, re.M)}
+
+    def check_install(self):
+        import tarfile
+        if not self.release():
+            return
+        with tarfile.open(self.tarball) as t:
+            t.extractall(self.tmp)
+        tree = os.path.join(self.tmp, os.path.basename(self.tarball)[:-len('.tar.xz')])
+        cb, cdest = os.path.join(self.tmp, 'cmake-build'), os.path.join(self.tmp, 'cmake-dest')
+        steps = [['cmake', '-S', tree, '-B', cb, '-G', 'Ninja', '-DCMAKE_INSTALL_PREFIX=/usr/local',
+                  '-DCMAKE_C_COMPILER=gcc'], ['cmake', '--build', cb, '-j', '2'], ['cmake', '--install', cb]]
+        for cmd in steps:
+            p = run(cmd, env=dict(self.env, DESTDIR=cdest))
+            if not self.check('cmake: %s' % ' '.join(cmd[:2]), p.returncode == 0, (p.stdout + p.stderr)[-3000:]):
+                return
+        mb, mdest = os.path.join(self.tmp, 'meson-build'), os.path.join(self.tmp, 'meson-dest')
+        for cmd in (['meson', 'setup', mb, tree, '--prefix=/usr/local', '-Dtests=disabled', '-Dbenchmarks=disabled'],
+                    ['meson', 'install', '-C', mb, '--destdir', mdest, '--quiet']):
+            p = run(cmd, env=dict(self.env, CC='gcc', CXX='g++'))
+            if not self.check('meson: %s' % ' '.join(cmd[:2]), p.returncode == 0, (p.stdout + p.stderr)[-3000:]):
+                return
+        cf, mf = self.installed_files(cdest), self.installed_files(mdest)
+        meson_only = sorted(f for f in mf if f not in cf and not f.endswith('/cpudispatch-info'))
+        cmake_only = sorted(f for f in cf if f not in mf and '/cmake/cpudispatch/' not in f)
+        pc = 'usr/local/lib/pkgconfig/cpudispatch.pc'
+        same_pc = pc in cf and pc in mf and self.pc_fields(cf[pc]) == self.pc_fields(mf[pc])
+        self.check('installed: CMake installs the %d files Meson does (but cpudispatch-info), cpudispatch.pc\'s '
+                   'Cflags and Libs the same' % (len(mf) - 1), not meson_only and not cmake_only and same_pc,
+                   'only Meson: %s; only CMake: %s; pc: CMake %s, Meson %s' % (
+                       meson_only, cmake_only, pc in cf and self.pc_fields(cf[pc]), pc in mf and self.pc_fields(mf[pc])))
+        tiny = os.path.join(self.root, 'test', 'install', 'tiny.c')
+        env = dict(self.env, PKG_CONFIG_PATH=os.path.dirname(cf.get(pc, cdest)), PKG_CONFIG_SYSROOT_DIR=cdest)
+        flags = run(['pkg-config', '--cflags', '--libs', 'cpudispatch'], env=env).stdout.split()
+        exe = os.path.join(self.tmp, 'tiny')
+        p = run(['gcc', tiny, '-o', exe] + flags)
+        self.check_tiny('pkg-config: tiny.c built by gcc %s' % ' '.join(flags), p, exe)
+        proj = os.path.join(self.tmp, 'find-package')
+        os.makedirs(proj)
+        with open(os.path.join(proj, 'CMakeLists.txt'), 'w') as fh:
+            fh.write('cmake_minimum_required(VERSION 3.16)\nproject(tiny C)\n'
+                     'find_package(cpudispatch 0.6 REQUIRED)\nadd_executable(tiny %s)\n'
+                     'target_link_libraries(tiny PRIVATE cpudispatch::cpudispatch)\n' % tiny)
+        fb = os.path.join(self.tmp, 'find-package-build')
+        p = run(['cmake', '-S', proj, '-B', fb, '-G', 'Ninja', '-DCMAKE_C_COMPILER=gcc',
+                 '-DCMAKE_PREFIX_PATH=' + os.path.join(cdest, 'usr', 'local')], env=self.env)
+        if p.returncode == 0:
+            p = self.build(fb)
+        self.check_tiny('find-package: tiny.c built by find_package(cpudispatch 0.6)', p, os.path.join(fb, 'tiny'))
+
+    def check_tiny(self, what, build, exe):
+        if not self.check(what + ': builds', build.returncode == 0, (build.stdout + build.stderr)[-3000:]):
+            return
+        ok = subprocess.run([exe], capture_output=True, text=True)
+        bad = subprocess.run([exe], capture_output=True, text=True,
+                             env=dict(self.env, CPUDISPATCH_ENABLE_CPU_FEATURES='nosuchfeature'))
+        self.check(what + ': runs; its start-up check runs before main (78)',
+                   ok.returncode == 0 and 'main reached' in ok.stdout and bad.returncode == 78
+                   and 'main reached' not in bad.stdout,
+                   'status %d %r; with a bad variable: status %d %r %r' % (ok.returncode, ok.stdout, bad.returncode,
+                                                                          bad.stdout, bad.stderr))
+
     # -- the case ------------------------------------------------------------
     def run(self):
+        if self.name == 'install':
+            return self.check_install()
         if self.name == 'consumer':
             self.check_docs_block()
         if not self.release():
