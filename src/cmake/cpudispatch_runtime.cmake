@@ -151,7 +151,7 @@ if(CPUD_INSTALL)
        "Name: cpudispatch\n"
        "Description: CPU feature detection and dispatch runtime (baseline: ${_baseline})\n"
        "Version: ${PROJECT_VERSION}\n"
-       "Libs: -L\${libdir} -Wl,--whole-archive -lcpudispatch -Wl,--no-whole-archive\n"
+       "Libs: -Wl,--whole-archive -L\${libdir} -lcpudispatch -Wl,--no-whole-archive\n"
        "Cflags: -I\${includedir} ${_flags}\n")
   install(FILES "${CPUD_BUILD_ROOT}/cpudispatch.pc" DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
   # The package: paths relative to the installed file, so a prefix moved
