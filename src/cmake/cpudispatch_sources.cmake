@@ -18,8 +18,11 @@
 # (static initialisers, LTO, link order, names) and links them, in the one
 # safe order, each target's inline functions renamed per target, into one
 # relocatable object. NAME is a static library of that object alone: link
-# it into any program or library (static or shared), install it; the
-# folder of the dispatch headers comes with it.
+# it into any program or library (static or shared); the folder of the
+# dispatch headers comes with it. For a library that must hold the kernels
+# itself (a static library installed alone): NAME_OBJECT is the object's
+# path, to list among its sources, with add_dependencies(LIB NAME_object);
+# NAME_INCLUDE_DIR the headers' folder.
 function(cpudispatch_add_sources name)
   cmake_parse_arguments(PARSE_ARGV 1 _a "" "" "SOURCES;TARGETS;DISPATCH;LIBRARIES")
   if(_a_UNPARSED_ARGUMENTS)
@@ -110,8 +113,16 @@ function(cpudispatch_add_sources name)
                      DEPENDS ${_libs} "${CPUD_TARGETS_TXT}"
                      COMMENT "cpudispatch: checking and linking the dispatch builds of ${name}"
                      VERBATIM)
+  # One target makes the object; every library that takes it as a source
+  # depends on that target, so no two build it at once (Makefiles).
+  add_custom_target(${name}_object DEPENDS "${_obj}")
   add_library(${name} STATIC "${_obj}")
+  add_dependencies(${name} ${name}_object)
   set_source_files_properties("${_obj}" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
   set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C)
   target_include_directories(${name} PUBLIC "$<BUILD_INTERFACE:${CMAKE_CURRENT_BINARY_DIR}>")
+  # For a library that must hold every kernel itself (an installed static
+  # library: docs/cmake.md, "A library"): the object, and its target.
+  set(${name}_OBJECT "${_obj}" PARENT_SCOPE)
+  set(${name}_INCLUDE_DIR "${CMAKE_CURRENT_BINARY_DIR}" PARENT_SCOPE)
 endfunction()

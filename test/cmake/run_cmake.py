@@ -317,6 +317,28 @@ class Case:
                     low.stderr[-300:], low.stdout[-200:]))
         self.check('baseline: every program (static and shared library shapes) runs on Haswell and refuses '
                    'Nehalem with the start-up message, status 69', not problems, '\n'.join(problems))
+        # The library installed and linked alone by a plain cc: libfoo.a
+        # holds the kernels and the runtime, libfoo.so its own copy.
+        dest = os.path.join(self.tmp, 'v3-dest')
+        p = run(['cmake', '--install', build, '--prefix', dest], env=self.env)
+        use = os.path.join(self.cmake_proj, 'src', 'use.c')
+        plain = {'static': ['-l:libfoo.a'], 'shared': ['-lfoo', '-Wl,-rpath,' + os.path.join(dest, 'lib')]}
+        problems = [] if p.returncode == 0 else ['cmake --install: %s' % (p.stdout + p.stderr)[-1500:]]
+        for kind, libs in plain.items():
+            exe = os.path.join(self.tmp, 'use_plain_' + kind)
+            b = run([self.cc, use, '-o', exe, '-L' + os.path.join(dest, 'lib')] + libs)
+            if b.returncode != 0:
+                problems.append('cc %s: %s' % (kind, b.stderr[-800:]))
+                continue
+            ok = subprocess.run(['qemu-x86_64', '-cpu', 'Haswell', exe], capture_output=True, text=True)
+            low = subprocess.run(['qemu-x86_64', '-cpu', 'Nehalem', exe], capture_output=True, text=True)
+            lines = [l for l in low.stderr.splitlines() if "TCG doesn't support" not in l]
+            if ok.returncode != 0 or low.returncode != 69 or len(lines) != 1 or not refusal.match(lines[0]):
+                problems.append('%s: Haswell status %d; Nehalem status %d%s %r' % (
+                    kind, ok.returncode, low.returncode, ' (an illegal instruction)' if low.returncode in SIGILL
+                    else '', low.stderr[-300:]))
+        self.check('baseline: the installed libfoo.a and libfoo.so linked by a plain %s: Haswell runs, Nehalem '
+                   'refused (69)' % self.cc, not problems, '\n'.join(problems))
 
     def check_bad_options(self):
         cases = [('-DCPUD_CPU_BASELINE=min avx3', r'CPUD_CPU_BASELINE: unknown CPU feature "AVX3".*valid names '
@@ -332,13 +354,15 @@ class Case:
                        'status %d, output: %s' % (p.returncode, text[-1500:]))
 
     def check_docs_block(self):
-        doc = doc_blocks.block(os.path.join(self.root, 'docs', 'cmake.md'), 'cmake-snippet')
+        block, begin, stop = {'consumer': ('cmake-snippet', '# --- the CMake quick start', '# --- end of the quick'),
+                              'c-only': ('cmake-library', '  # --- library recipe', '  # --- end of library')}[self.name]
+        doc = doc_blocks.block(os.path.join(self.root, 'docs', 'cmake.md'), block)
         with open(os.path.join(self.src, 'CMakeLists.txt')) as fh:
             text = fh.read().splitlines()
-        start = next((i for i, l in enumerate(text) if l.startswith('# --- the CMake quick start')), None)
-        end = next((i for i, l in enumerate(text) if l.startswith('# --- end of the quick start')), None)
+        start = next((i for i, l in enumerate(text) if l.startswith(begin)), None)
+        end = next((i for i, l in enumerate(text) if l.startswith(stop)), None)
         example = text[start + 1:end] if start is not None and end is not None else None
-        self.check('docs-block: docs/cmake.md\'s quick start is examples/consumer/CMakeLists.txt\'s',
+        self.check('docs-block: docs/cmake.md\'s block %s is %s\'s' % (block, os.path.relpath(self.src, self.root)),
                    example is not None and doc == example, 'docs:\n%s\nexample:\n%s' % (
                        '\n'.join(doc), '\n'.join(example or ['(no quick-start markers)'])))
 
@@ -423,7 +447,7 @@ class Case:
     def run(self):
         if self.name == 'install':
             return self.check_install()
-        if self.name == 'consumer':
+        if self.name in ('consumer', 'c-only'):
             self.check_docs_block()
         if not self.release():
             return
