@@ -19,7 +19,10 @@ Cases:
   cross-aarch64  examples/consumer for aarch64 (cross/aarch64-linux-gnu.cmake),
                  its tests under qemu-aarch64;
   install        the release tarball unpacked, built and installed by CMake
-                 as its own project (GCC, Ninja), and by Meson.
+                 as its own project (GCC, Ninja), and by Meson;
+  two-libraries  test/multilib's alpha (C, x86_v3 baseline) built and
+                 installed by CMake, beta (C, the default baseline) by Meson,
+                 both static, linked into one program by a plain cc.
 
 Checks (FAIL lines name which and why):
   docs-block     (consumer) docs/cmake.md's quick start is the lines
@@ -52,6 +55,10 @@ Checks (FAIL lines name which and why):
                  runs before main (a bad PREFIX_ENABLE_CPU_FEATURES: 78);
   find-package   (install) the same program built by a CMake project with
                  find_package(cpudispatch 0.6) and cpudispatch::cpudispatch;
+  one-program    (two-libraries) in both link orders: natively and under
+                 Haswell each library's own result from its own best target;
+                 under Nehalem status 69 with alpha's line (never SIGILL);
+                 BETA_DISABLE_CPU_FEATURES=AVX2 on Haswell moves beta alone;
   bad-options    (c-only) an unknown feature in CPUD_CPU_BASELINE and a
                  CPUD_MODE outside its choices stop configure with one
                  message naming the variable, the token and the valid names.
@@ -74,7 +81,7 @@ import doc_blocks  # noqa: E402  (test/doc_blocks.py)
 import messages  # noqa: E402  (test/messages.py)
 import release_wrap  # noqa: E402  (test/release_wrap.py)
 
-CASES = ['consumer', 'c-only', 'cross-aarch64', 'install']
+CASES = ['consumer', 'c-only', 'cross-aarch64', 'install', 'two-libraries']
 NEEDS = dict(cpu_facts.X86_NEEDS)
 NEEDS['X86_V3'] = cpu_facts.X86_V3
 # What each program prints of the target that ran, per project.
@@ -317,6 +324,13 @@ class Case:
                     low.stderr[-300:], low.stdout[-200:]))
         self.check('baseline: every program (static and shared library shapes) runs on Haswell and refuses '
                    'Nehalem with the start-up message, status 69', not problems, '\n'.join(problems))
+        # The control: with the check skipped, the x86_v3 code runs on
+        # Nehalem and dies of an illegal instruction.
+        skip = messages.env_prefix('cpudispatch-c-only-fixture') + '_SKIP_CPU_BASELINE_CHECK'
+        ctl = subprocess.run(['qemu-x86_64', '-cpu', 'Nehalem', os.path.join(build, 'use_static')],
+                             capture_output=True, text=True, env=dict(self.env, **{skip: '1'}))
+        self.check('baseline control: with %s=1 use_static dies of SIGILL on Nehalem' % skip,
+                   ctl.returncode in SIGILL, 'status %d %r' % (ctl.returncode, ctl.stderr[-300:]))
         # The library installed and linked alone by a plain cc: libfoo.a
         # holds the kernels and the runtime, libfoo.so its own copy.
         dest = os.path.join(self.tmp, 'v3-dest')
@@ -443,8 +457,75 @@ class Case:
                    'status %d %r; with a bad variable: status %d %r %r' % (ok.returncode, ok.stdout, bad.returncode,
                                                                           bad.stdout, bad.stderr))
 
+    # -- two libraries, two build systems, one program ------------------------
+    def check_two_libraries(self):
+        sys.path.insert(0, os.path.join(TEST_DIR, 'multilib'))
+        import run_multilib as ml
+        b = ml.Builder(self.root, self.tmp)
+        alpha = b.project('alpha')
+        beta_prefix = b.build('beta', 'cm', 'static')
+        if alpha is None or beta_prefix is None:
+            return self.check('two-libraries: the projects', False, 'making or building them failed (above)')
+        with open(os.path.join(ml.HERE, 'library', 'CMakeLists.txt')) as fh:
+            text = fh.read()
+        for k, v in {'@NAME@': 'alpha', '@VERSION@': ml.LIBS['alpha']['version'], '@EXT@': 'c',
+                     '@CMAKE_CXX@': ''}.items():
+            text = text.replace(k, v)
+        with open(os.path.join(alpha, 'CMakeLists.txt'), 'w') as fh:
+            fh.write(text)
+        pf = os.path.join(alpha, 'subprojects', 'packagefiles')
+        tarball = os.path.join(pf, [f for f in os.listdir(pf) if f.endswith('.tar.xz')][0])
+        build, prefix = os.path.join(self.tmp, 'alpha-cmake'), os.path.join(self.tmp, 'alpha-prefix')
+        for cmd in (['cmake', '-S', alpha, '-B', build, '-G', 'Ninja', '-DCMAKE_C_COMPILER=gcc',
+                     '-DCMAKE_BUILD_TYPE=Release', '-DCPUDISPATCH_RELEASE=' + tarball,
+                     '-DCPUD_CPU_BASELINE=' + ml.LIBS['alpha']['baseline'], '-DCMAKE_INSTALL_PREFIX=' + prefix],
+                    ['cmake', '--build', build], ['cmake', '--install', build]):
+            p = run(cmd, env=self.env)
+            if not self.check('two-libraries: alpha by %s' % ' '.join(cmd[:2]), p.returncode == 0,
+                              (p.stdout + p.stderr)[-3000:]):
+                return
+        env = dict(self.env, PKG_CONFIG_PATH=os.path.join(beta_prefix, 'lib', 'pkgconfig'))
+        beta_libs = run(['pkg-config', '--libs', '--static', 'beta'], env=env).stdout.split()
+        libs = {'alpha': [os.path.join(prefix, 'lib', 'libalpha.a')], 'beta': beta_libs}
+        refusal = messages.refusal('alpha', ml.LIBS['alpha']['version'])
+        host = cpu_facts.host_flags()
+        haswell = cpu_facts.models('x86_64')['Haswell']
+        for order in (['alpha', 'beta'], ['beta', 'alpha']):
+            exe = os.path.join(self.tmp, 'main-' + '-'.join(order))
+            cmd = ['gcc', '-O2', '-DLIBS(X)=' + ' '.join('X(%s)' % l for l in order),
+                   os.path.join(ml.HERE, 'program', 'main.c'), '-o', exe] + libs[order[0]] + libs[order[1]]
+            p = run(cmd)
+            if not self.check('one-program (%s): links' % ' '.join(order), p.returncode == 0, p.stderr[-2000:]):
+                continue
+            problems = []
+
+            def expect(where, flags, env_extra=None, off=None):
+                cmd = ([] if where == 'native' else ['qemu-x86_64', '-cpu', where]) + [exe]
+                r = subprocess.run(cmd, capture_output=True, text=True, env=dict(self.env, **(env_extra or {})))
+                want = sorted('%s: %d %s' % (l, 1000 + ml.LIBS[l]['add'],
+                                            ml.best(l, 'x86_64', flags, (off or {}).get(l, ())))
+                              for l in order)
+                got = sorted(r.stdout.splitlines())
+                if r.returncode != 0 or got != want:
+                    problems.append('%s%s: status %d, %s; expected %s' % (where, ' %s' % env_extra if env_extra
+                                                                          else '', r.returncode, got, want))
+            if not ml.below('alpha', 'x86_64', host):
+                expect('native', host)
+            expect('Haswell', haswell)
+            expect('Haswell', haswell, {'BETA_DISABLE_CPU_FEATURES': 'AVX2'}, {'beta': ('AVX2', 'AVX512_SKX')})
+            low = subprocess.run(['qemu-x86_64', '-cpu', 'Nehalem', exe], capture_output=True, text=True)
+            lines = [l for l in low.stderr.splitlines() if "TCG doesn't support" not in l]
+            if low.returncode != 69 or len(lines) != 1 or not refusal.match(lines[0]):
+                problems.append('Nehalem: status %d%s, %r' % (low.returncode, ' (SIGILL)' if low.returncode in SIGILL
+                                                              else '', low.stderr[-300:]))
+            self.check('one-program (%s): each library its own result and best target (native, Haswell, '
+                       'BETA_DISABLE_CPU_FEATURES=AVX2 moving beta alone); Nehalem refused with alpha\'s line (69)'
+                       % ' '.join(order), not problems, '\n'.join(problems))
+
     # -- the case ------------------------------------------------------------
     def run(self):
+        if self.name == 'two-libraries':
+            return self.check_two_libraries()
         if self.name == 'install':
             return self.check_install()
         if self.name in ('consumer', 'c-only'):
