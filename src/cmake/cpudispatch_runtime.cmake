@@ -116,7 +116,11 @@ target_link_libraries(cpudispatch-run PRIVATE cpudispatch)
 set_target_properties(cpudispatch-run PROPERTIES C_STANDARD 11 C_EXTENSIONS OFF)
 # The wrapper a test runs under: a cross build's cpudispatch-run is a
 # program of the target arch, run under qemu (CMAKE_CROSSCOMPILING_EMULATOR).
-if(CMAKE_CROSSCOMPILING)
+# A cross build with no emulator cannot run its tests: no wrapped tests
+# (as the Meson build makes no setups there).
+if(CMAKE_CROSSCOMPILING AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  set(CPUD_RUN "")
+elseif(CMAKE_CROSSCOMPILING)
   set(CPUD_RUN ${CMAKE_CROSSCOMPILING_EMULATOR} $<TARGET_FILE:cpudispatch-run>)
 else()
   set(CPUD_RUN $<TARGET_FILE:cpudispatch-run>)
