@@ -20,6 +20,8 @@ Cases:
                  its tests under qemu-aarch64;
   install        the release tarball unpacked, built and installed by CMake
                  as its own project (GCC, Ninja), and by Meson;
+  per-isa        examples/per-isa-files (one dispatch source including the
+                 per-ISA file its flags allow), GCC, Unix Makefiles, Release;
   two-libraries  test/multilib's alpha (C, x86_v3 baseline) built and
                  installed by CMake, beta (C, the default baseline) by Meson,
                  both static, linked into one program by a plain cc.
@@ -81,12 +83,14 @@ import doc_blocks  # noqa: E402  (test/doc_blocks.py)
 import messages  # noqa: E402  (test/messages.py)
 import release_wrap  # noqa: E402  (test/release_wrap.py)
 
-CASES = ['consumer', 'c-only', 'cross-aarch64', 'install', 'two-libraries']
+CASES = ['consumer', 'c-only', 'cross-aarch64', 'install', 'two-libraries', 'per-isa']
 NEEDS = dict(cpu_facts.X86_NEEDS)
 NEEDS['X86_V3'] = cpu_facts.X86_V3
+NEEDS['SSE41'] = cpu_facts.SSE42 - {'sse4_2', 'popcnt'}  # as test/example/run_per_isa.py
 # What each program prints of the target that ran, per project.
 PROGRAMS = {
     'consumer': {'app': [r'^sum  \(C\):   (\S+)$', r'^axpy \(C\+\+\): (\S+)$']},
+    'per-isa': {'hex_test': [r'^hex_encode: (\S+) ', r'^hex_decode: (\S+) ']},
     'c-only': {'app': [r'^dot: (\S+) \(ran:'], 'test_dot': [r'^test_dot: (\S+) ok'],
                'use_static': [r'^foo_dot: (\S+) \(ok\)'], 'use_shared': [r'^foo_dot: (\S+) \(ok\)']},
 }
@@ -94,6 +98,7 @@ PROGRAMS = {
 TARGETS = {
     'consumer': [['baseline', 'SSE42', 'AVX2', 'AVX512_SKX'], ['baseline', 'AVX2__FMA3', 'X86_V3']],
     'c-only': [['baseline', 'SSE42', 'AVX2', 'AVX512_SKX']],
+    'per-isa': [['baseline', 'SSE41', 'AVX2'], ['baseline', 'SSE41', 'AVX2']],
 }
 # What each build system adds to every compile, not cpudispatch's.
 OWN_FLAGS = {'-D_FILE_OFFSET_BITS=64', '-fcolor-diagnostics', '-fdiagnostics-color=always', '-DNDEBUG'}
@@ -113,11 +118,12 @@ class Case:
     def __init__(self, root, name, tmp):
         self.root, self.name, self.tmp = root, name, tmp
         self.failures, self.passed = [], []
-        self.project = 'consumer' if name in ('consumer', 'cross-aarch64', 'install') else 'c-only'
-        self.src = os.path.join(root, 'examples', 'consumer') if self.project == 'consumer' else \
-            os.path.join(root, 'test', 'c_only', 'fixture')
+        self.project = {'c-only': 'c-only', 'two-libraries': 'c-only', 'per-isa': 'per-isa'}.get(name, 'consumer')
+        self.src = {'consumer': os.path.join(root, 'examples', 'consumer'),
+                    'per-isa': os.path.join(root, 'examples', 'per-isa-files'),
+                    'c-only': os.path.join(root, 'test', 'c_only', 'fixture')}[self.project]
         self.cc, self.cxx = ('clang', 'clang++') if name == 'c-only' else ('gcc', 'g++')
-        self.generator = 'Unix Makefiles' if name == 'c-only' else 'Ninja'
+        self.generator = 'Unix Makefiles' if name in ('c-only', 'per-isa') else 'Ninja'
         self.buildtype = 'Debug' if name == 'c-only' else 'Release'
         self.env = {k: v for k, v in os.environ.items() if k not in ('CFLAGS', 'CXXFLAGS', 'LDFLAGS', 'CC', 'CXX')}
 
@@ -136,16 +142,18 @@ class Case:
             need += ['aarch64-linux-gnu-gcc', 'aarch64-linux-gnu-g++', 'qemu-aarch64']
         else:
             need += ['qemu-x86_64'] + ([self.cxx] if self.project == 'consumer' else [])
+        if self.name == 'per-isa':
+            need = [n for n in need if n != self.cxx]
         return [n for n in need if not shutil.which(n)]
 
     # -- the release and the projects ---------------------------------------
     def release(self):
         """The Meson copy of the project with its release wrap; the tarball
         CMake's FetchContent takes."""
-        rel = 'examples/consumer' if self.project == 'consumer' else 'test/c_only/fixture'
+        rel = os.path.relpath(self.src, self.root)
         self.meson_proj = os.path.join(self.tmp, 'meson-proj')
-        if self.project == 'consumer':
-            err = release_wrap.example(self.root, 'consumer', self.meson_proj)
+        if self.project in ('consumer', 'per-isa'):
+            err = release_wrap.example(self.root, os.path.basename(self.src), self.meson_proj)
         else:
             shutil.copytree(self.src, self.meson_proj)
             os.makedirs(os.path.join(self.meson_proj, 'subprojects'))
