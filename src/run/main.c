@@ -507,6 +507,7 @@ static int run(char **cmd, const target *t, const targets *all, const char *qemu
   char *const wine = (char *)CPUD_RUN_WINE;
   char **rest = cmd;
   char *resolved = NULL; /* cmd[0] found on PATH, for qemu */
+  char *ldpath = NULL;   /* -E's value, with a sysroot */
   /* A Windows program given as it is (by hand: -- app.exe) runs under Wine. */
   const int pe = pe_program(cmd[0]);
   if (pe && !qemu_model) strs_push(&argv, wine);
@@ -529,8 +530,16 @@ static int run(char **cmd, const target *t, const targets *all, const char *qemu
       if (!pe) ++rest; /* Wine's own program instead of the launcher given */
     }
   } else if (qemu_model) {
-    /* Programs a scripted test starts can run under the model too. */
-    strs_push(&set, xprintf("MESON_EXE_WRAPPER=%s -cpu %s%s%s", q, model, sysroot[0] ? " -L " : "", sysroot));
+    /* Programs a scripted test starts can run under the model too. With a
+     * sysroot, its own C library first (-E LD_LIBRARY_PATH): where the
+     * host also has the arch's multiarch libc (libc6:arm64), its
+     * ld.so.cache hands the sysroot's loader another glibc build, and the
+     * first pthread_create never returns (the cross files do the same). */
+    if (sysroot[0])
+      strs_push(&set, xprintf("MESON_EXE_WRAPPER=%s -cpu %s -L %s -E LD_LIBRARY_PATH=%s/lib", q, model, sysroot,
+                              sysroot));
+    else
+      strs_push(&set, xprintf("MESON_EXE_WRAPPER=%s -cpu %s", q, model));
     if (is_our_qemu(cmd[0])) {
       /* Already emulated (a cross build's exe_wrapper): its options stay,
        * and -cpu MODEL goes last before the program, as qemu-user takes
@@ -550,6 +559,8 @@ static int run(char **cmd, const target *t, const targets *all, const char *qemu
       if (sysroot[0]) {
         strs_push(&argv, l);
         strs_push(&argv, sysroot);
+        strs_push(&argv, (char *)"-E");
+        strs_push(&argv, ldpath = xprintf("LD_LIBRARY_PATH=%s/lib", sysroot));
       }
       strs_push(&argv, resolved);
       ++rest;
@@ -570,6 +581,7 @@ static int run(char **cmd, const target *t, const targets *all, const char *qemu
   }
   for (size_t i = 0; i < set.n; ++i) free(set.v[i]);
   free(resolved);
+  free(ldpath);
   free(set.v);
   free(drop.v);
   free(argv.v);
