@@ -512,6 +512,8 @@ def can_rewrite(objcopy, libs):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--config', required=True)
+    ap.add_argument('--config-digest', help='not read: the CMake side puts the digest of --config\'s file on '
+                    'the command line so that Ninja reruns the check when the file changes')
     ap.add_argument('--ar', default='ar', help='archiver (the cross file\'s for a cross build)')
     ap.add_argument('--objdump', default='objdump', help='objdump, which reads PE/COFF objects (Windows builds)')
     ap.add_argument('--objcopy', help='objcopy (the cross file\'s for a cross build) to keep inline functions '

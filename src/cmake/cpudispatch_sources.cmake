@@ -20,9 +20,10 @@
 # relocatable object. NAME is a static library of that object alone: link
 # it into any program or library (static or shared); the folder of the
 # dispatch headers comes with it. For a library that must hold the kernels
-# itself (a static library installed alone): NAME_OBJECT is the object's
-# path, to list among its sources, with add_dependencies(LIB NAME_object);
-# NAME_INCLUDE_DIR the headers' folder.
+# and the runtime itself (a static library installed alone, a library in an
+# export set): cpudispatch_embed(LIB NAME) below. NAME_OBJECT (the object's
+# path), NAME_object (the target making it) and NAME_INCLUDE_DIR (the
+# headers' folder) are what it uses.
 function(cpudispatch_add_sources name)
   cmake_parse_arguments(PARSE_ARGV 1 _a "" "" "SOURCES;TARGETS;DISPATCH;LIBRARIES")
   if(_a_UNPARSED_ARGUMENTS)
@@ -108,9 +109,19 @@ function(cpudispatch_add_sources name)
   foreach(_l IN LISTS _libs)
     list(APPEND _files "$<TARGET_FILE:${_l}>")
   endforeach()
+  # The check reads the configure step's target list, a file no rule makes.
+  # Makefiles: a dependency on it. Ninja: its digest on the command line
+  # (Ninja reruns a command whose line changed), since a dependency on such
+  # a file warns (CMP0058) in a project whose cmake_minimum_required is
+  # below 3.3, as many libraries' still is.
+  file(MD5 "${CPUD_TARGETS_TXT}" _digest)
+  set(_config_dep "${CPUD_TARGETS_TXT}")
+  if(CMAKE_GENERATOR MATCHES "Ninja")
+    set(_config_dep "")
+  endif()
   add_custom_command(OUTPUT "${_obj}"
-                     COMMAND ${CPUD_CHECK} --object "${_obj}" ${_files}
-                     DEPENDS ${_libs} "${CPUD_TARGETS_TXT}"
+                     COMMAND ${CPUD_CHECK} --config-digest ${_digest} --object "${_obj}" ${_files}
+                     DEPENDS ${_libs} ${_config_dep}
                      COMMENT "cpudispatch: checking and linking the dispatch builds of ${name}"
                      VERBATIM)
   # One target makes the object; every library that takes it as a source
@@ -125,4 +136,54 @@ function(cpudispatch_add_sources name)
   # library: docs/cmake.md, "A library"): the object, and its target.
   set(${name}_OBJECT "${_obj}" PARENT_SCOPE)
   set(${name}_INCLUDE_DIR "${CMAKE_CURRENT_BINARY_DIR}" PARENT_SCOPE)
+  set_target_properties(${name} PROPERTIES CPUDISPATCH_OBJECT "${_obj}"
+                        CPUDISPATCH_INCLUDE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+endfunction()
+
+# cpudispatch_embed(LIB NAME...): LIB (a library, static or shared, or a
+# program) holds the checked objects of the cpudispatch_add_sources() calls
+# NAME... and the runtime itself, as its own sources and flags: no link
+# dependency on any cpudispatch target. So LIB may be in an export set
+# (export(), install(EXPORT)), which refuses a static library linking
+# cpudispatch::cpudispatch even PRIVATE (CMake exports it as
+# $<LINK_ONLY:...>), and what links an installed LIB needs nothing of
+# cpudispatch. The headers LIB's sources include plant the reference that
+# keeps the start-up check in any program linking it.
+function(cpudispatch_embed lib)
+  if(NOT TARGET ${lib})
+    message(FATAL_ERROR "cpudispatch_embed(${lib}): no target \"${lib}\" (add_library() it first)")
+  endif()
+  if(NOT ARGN)
+    message(FATAL_ERROR "cpudispatch_embed(${lib}): name the cpudispatch_add_sources() calls whose kernels "
+                        "${lib} holds: cpudispatch_embed(${lib} NAME...)")
+  endif()
+  foreach(_n IN LISTS ARGN)
+    set(_obj "")
+    if(TARGET ${_n})
+      get_target_property(_obj ${_n} CPUDISPATCH_OBJECT)
+    endif()
+    if(NOT _obj)
+      message(FATAL_ERROR "cpudispatch_embed(${lib} ${_n}): \"${_n}\" is not the NAME of a "
+                          "cpudispatch_add_sources() call")
+    endif()
+    get_target_property(_inc ${_n} CPUDISPATCH_INCLUDE_DIR)
+    set_source_files_properties("${_obj}" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+    target_sources(${lib} PRIVATE "${_obj}")
+    add_dependencies(${lib} ${_n}_object)
+    target_include_directories(${lib} PRIVATE "${_inc}")
+  endforeach()
+  # The runtime: what cpudispatch::cpudispatch carries (its headers, the
+  # baseline flags, its objects, the start-up anchor), as LIB's own.
+  get_target_property(_inc cpudispatch INTERFACE_INCLUDE_DIRECTORIES)
+  get_target_property(_flags cpudispatch INTERFACE_COMPILE_OPTIONS)
+  get_target_property(_objs cpudispatch INTERFACE_SOURCES)
+  get_target_property(_link cpudispatch INTERFACE_LINK_OPTIONS)
+  target_include_directories(${lib} PRIVATE ${_inc})
+  target_sources(${lib} PRIVATE ${_objs})
+  if(_flags)
+    target_compile_options(${lib} PRIVATE ${_flags})
+  endif()
+  if(_link)
+    target_link_options(${lib} PRIVATE ${_link})
+  endif()
 endfunction()

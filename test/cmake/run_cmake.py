@@ -346,12 +346,42 @@ class Case:
         use = os.path.join(self.cmake_proj, 'src', 'use.c')
         plain = {'static': ['-l:libfoo.a'], 'shared': ['-lfoo', '-Wl,-rpath,' + os.path.join(dest, 'lib')]}
         problems = [] if p.returncode == 0 else ['cmake --install: %s' % (p.stdout + p.stderr)[-1500:]]
+        exes = []
         for kind, libs in plain.items():
             exe = os.path.join(self.tmp, 'use_plain_' + kind)
             b = run([self.cc, use, '-o', exe, '-L' + os.path.join(dest, 'lib')] + libs)
             if b.returncode != 0:
                 problems.append('cc %s: %s' % (kind, b.stderr[-800:]))
                 continue
+            exes.append(exe)
+        # And by find_package(foo): the package the fixture's install(EXPORT)
+        # wrote names no cpudispatch target, and its programs need none.
+        config = os.path.join(dest, 'lib', 'cmake', 'foo', 'fooConfig.cmake')
+        text = open(config).read() if os.path.exists(config) else ''
+        if not text or 'cpudispatch' in text:
+            problems.append('%s: %s' % (config, 'missing' if not text else 'names cpudispatch'))
+        pkg, pkg_build = os.path.join(self.tmp, 'use-pkg'), os.path.join(self.tmp, 'use-pkg-build')
+        shutil.rmtree(pkg, ignore_errors=True)
+        shutil.rmtree(pkg_build, ignore_errors=True)
+        os.makedirs(pkg)
+        with open(os.path.join(pkg, 'CMakeLists.txt'), 'w') as fh:
+            fh.write('cmake_minimum_required(VERSION 3.16)\nproject(use_pkg LANGUAGES C)\n'
+                     'find_package(foo CONFIG REQUIRED)\n'
+                     'foreach(k static shared)\n'
+                     '  add_executable(use_pkg_${k} "%s")\n'
+                     '  target_link_libraries(use_pkg_${k} PRIVATE foo::foo_${k})\n'
+                     'endforeach()\n' % use)
+        for cmd in (['cmake', '-S', pkg, '-B', pkg_build, '-G', self.generator, '-DCMAKE_C_COMPILER=' + self.cc,
+                     '-DCMAKE_PREFIX_PATH=' + dest],
+                    ['cmake', '--build', pkg_build]):
+            b = run(cmd, env=self.env)
+            if b.returncode != 0:
+                problems.append('%s: %s' % (' '.join(cmd[:2]), (b.stdout + b.stderr)[-1500:]))
+                break
+        else:
+            exes += [os.path.join(pkg_build, 'use_pkg_' + k) for k in ('static', 'shared')]
+        for exe in exes:
+            kind = os.path.basename(exe)
             ok = subprocess.run(['qemu-x86_64', '-cpu', 'Haswell', exe], capture_output=True, text=True)
             low = subprocess.run(['qemu-x86_64', '-cpu', 'Nehalem', exe], capture_output=True, text=True)
             lines = [l for l in low.stderr.splitlines() if "TCG doesn't support" not in l]
@@ -359,8 +389,9 @@ class Case:
                 problems.append('%s: Haswell status %d; Nehalem status %d%s %r' % (
                     kind, ok.returncode, low.returncode, ' (an illegal instruction)' if low.returncode in SIGILL
                     else '', low.stderr[-300:]))
-        self.check('baseline: the installed libfoo.a and libfoo.so linked by a plain %s: Haswell runs, Nehalem '
-                   'refused (69)' % self.cc, not problems, '\n'.join(problems))
+        self.check('baseline: the installed libfoo.a and libfoo.so linked by a plain %s and through '
+                   'find_package(foo): Haswell runs, Nehalem refused (69)' % self.cc, len(exes) == 4 and not problems,
+                   '\n'.join(problems))
 
     def check_bad_options(self):
         cases = [('-DCPUD_CPU_BASELINE=min avx3', r'CPUD_CPU_BASELINE: unknown CPU feature "AVX3".*valid names '
