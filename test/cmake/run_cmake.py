@@ -61,6 +61,8 @@ Checks (FAIL lines name which and why):
                  Haswell each library's own result from its own best target;
                  under Nehalem status 69 with alpha's line (never SIGILL);
                  BETA_DISABLE_CPU_FEATURES=AVX2 on Haswell moves beta alone;
+                 the control, both built with one namespace: alpha's call
+                 reaches beta's kernel and Nehalem ends in SIGILL;
   bad-options    (c-only) an unknown feature in CPUD_CPU_BASELINE and a
                  CPUD_MODE outside its choices stop configure with one
                  message naming the variable, the token and the valid names.
@@ -514,15 +516,21 @@ class Case:
             fh.write(text)
         pf = os.path.join(alpha, 'subprojects', 'packagefiles')
         tarball = os.path.join(pf, [f for f in os.listdir(pf) if f.endswith('.tar.xz')][0])
-        build, prefix = os.path.join(self.tmp, 'alpha-cmake'), os.path.join(self.tmp, 'alpha-prefix')
-        for cmd in (['cmake', '-S', alpha, '-B', build, '-G', 'Ninja', '-DCMAKE_C_COMPILER=gcc',
-                     '-DCMAKE_BUILD_TYPE=Release', '-DCPUDISPATCH_RELEASE=' + tarball,
-                     '-DCPUD_CPU_BASELINE=' + ml.LIBS['alpha']['baseline'], '-DCMAKE_INSTALL_PREFIX=' + prefix],
-                    ['cmake', '--build', build], ['cmake', '--install', build]):
-            p = run(cmd, env=self.env)
-            if not self.check('two-libraries: alpha by %s' % ' '.join(cmd[:2]), p.returncode == 0,
-                              (p.stdout + p.stderr)[-3000:]):
-                return
+
+        def alpha_by_cmake(tag, extra=()):
+            build, prefix = os.path.join(self.tmp, 'alpha-cmake' + tag), os.path.join(self.tmp, 'alpha-prefix' + tag)
+            for cmd in (['cmake', '-S', alpha, '-B', build, '-G', 'Ninja', '-DCMAKE_C_COMPILER=gcc',
+                         '-DCMAKE_BUILD_TYPE=Release', '-DCPUDISPATCH_RELEASE=' + tarball,
+                         '-DCPUD_CPU_BASELINE=' + ml.LIBS['alpha']['baseline'], '-DCMAKE_INSTALL_PREFIX=' + prefix]
+                        + list(extra), ['cmake', '--build', build], ['cmake', '--install', build]):
+                p = run(cmd, env=self.env)
+                if not self.check('two-libraries: alpha%s by %s' % (tag, ' '.join(cmd[:2])), p.returncode == 0,
+                                  (p.stdout + p.stderr)[-3000:]):
+                    return None
+            return prefix
+        prefix = alpha_by_cmake('')
+        if prefix is None:
+            return
         env = dict(self.env, PKG_CONFIG_PATH=os.path.join(beta_prefix, 'lib', 'pkgconfig'))
         beta_libs = run(['pkg-config', '--libs', '--static', 'beta'], env=env).stdout.split()
         libs = {'alpha': [os.path.join(prefix, 'lib', 'libalpha.a')], 'beta': beta_libs}
@@ -560,6 +568,33 @@ class Case:
             self.check('one-program (%s): each library its own result and best target (native, Haswell, '
                        'BETA_DISABLE_CPU_FEATURES=AVX2 moving beta alone); Nehalem refused with alpha\'s line (69)'
                        % ' '.join(order), not problems, '\n'.join(problems))
+
+        # The control: both built with one namespace (CPUD_NAMESPACE and
+        # -Dcpudispatch:namespace), the two runtimes and kernel names are
+        # one; the archive linked first serves both, so alpha's call reaches
+        # beta's kernel, and under Nehalem beta's check (baseline min) lets
+        # alpha's x86_v3 code run into SIGILL. The namespace per build is
+        # what the case above relies on.
+        same_prefix = alpha_by_cmake('-same-ns', ['-DCPUD_NAMESPACE=shared_ns'])
+        beta_same = b.build('beta', 'cm-same-ns', 'static', ['-Dcpudispatch:namespace=shared_ns'])
+        if same_prefix is None or beta_same is None:
+            return self.check('control: the one-namespace builds', False, 'making or building them failed (above)')
+        env = dict(self.env, PKG_CONFIG_PATH=os.path.join(beta_same, 'lib', 'pkgconfig'))
+        exe = os.path.join(self.tmp, 'main-control')
+        p = run(['gcc', '-O2', '-DLIBS(X)=X(beta) X(alpha)', os.path.join(ml.HERE, 'program', 'main.c'), '-o', exe]
+                + run(['pkg-config', '--libs', '--static', 'beta'], env=env).stdout.split()
+                + [os.path.join(same_prefix, 'lib', 'libalpha.a')])
+        if not self.check('control: one namespace, beta then alpha, links', p.returncode == 0, p.stderr[-2000:]):
+            return
+        where = [] if cpu_facts.X86_V3 <= host else ['qemu-x86_64', '-cpu', 'Haswell']
+        r = subprocess.run(where + [exe], capture_output=True, text=True, env=self.env)
+        low = subprocess.run(['qemu-x86_64', '-cpu', 'Nehalem', exe], capture_output=True, text=True, env=self.env)
+        self.check('control: one namespace: alpha\'s call reaches beta\'s kernel (%s), and under Nehalem the '
+                   'program dies of SIGILL' % ('natively' if not where else 'under Haswell'),
+                   r.returncode == 0 and 'alpha: 1002' in r.stdout and 'alpha: 1001' not in r.stdout
+                   and low.returncode in SIGILL,
+                   'run: status %d %r; Nehalem: status %d %r' % (r.returncode, r.stdout, low.returncode,
+                                                                   low.stderr[-300:]))
 
     # -- the case ------------------------------------------------------------
     def run(self):
