@@ -149,6 +149,22 @@ endforeach()
 if(CPUD_TOP)
   list(APPEND _cpud_argv --main-project)
 endif()
+# The demo kernels of cpudispatch-info (C++: where the build has C++), their
+# source and list meson.build's, resolved and their header written in this
+# same run, as the Meson build does (src/config/meson.build).
+if("CXX" IN_LIST CPUD_LANGUAGES)
+  file(STRINGS "${CPUD_SOURCE_ROOT}/meson.build" _cpud_demo REGEX "^cpud_demo_(source|want) = '[^']*'$")
+  foreach(_l IN LISTS _cpud_demo)
+    string(REGEX REPLACE "^cpud_demo_([a-z]+) = '([^']*)'$" "\\2" _v "${_l}")
+    string(REGEX REPLACE "^cpud_demo_([a-z]+) = .*$" "\\1" _k "${_l}")
+    set(CPUD_DEMO_${_k} "${_v}")
+  endforeach()
+  if(NOT CPUD_DEMO_source OR NOT CPUD_DEMO_want)
+    message(FATAL_ERROR "cpudispatch: no cpud_demo_source or cpud_demo_want line in ${CPUD_SOURCE_ROOT}/meson.build")
+  endif()
+  list(APPEND _cpud_argv --demo "${CPUD_SOURCE_ROOT}/src/demo/${CPUD_DEMO_source}" "${CPUD_BUILD_ROOT}/src/demo"
+       "${CPUD_DEMO_want}")
+endif()
 
 file(MAKE_DIRECTORY "${CPUD_BUILD_ROOT}/src/config")
 # An empty item of a CMake list is dropped where the list is expanded:
@@ -186,6 +202,7 @@ set(CPUD_DISPATCH "${_cpud_list_dispatch}")
 set(CPUD_BASELINE_FLAGS "${_cpud_list_baseline_flags}")
 set(CPUD_FLOOR_C "${_cpud_list_floor_c}")
 set(CPUD_DETECT_SOURCE "${_cpud_list_detect_source}")
+set(CPUD_DEMO_WORDS "${_cpud_list_demo_words}")
 list(GET _cpud_list_identity 0 CPUD_LIBRARY_NAME)
 list(GET _cpud_list_identity 1 CPUD_LIBRARY_VERSION)
 list(GET _cpud_list_identity 2 CPUD_ENV_PREFIX_USED)

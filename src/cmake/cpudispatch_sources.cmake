@@ -82,22 +82,39 @@ function(cpudispatch_add_sources name)
 
   # One word per target: LIBRARY:ARG|ARG|...:SOURCE.
   string(REGEX REPLACE "[ \t\r\n]+" ";" _words "${_out}")
+  _cpudispatch_build(${name} "${_words}" "${CMAKE_CURRENT_SOURCE_DIR}" "${CMAKE_CURRENT_BINARY_DIR}" ""
+                     "${_a_LIBRARIES}")
+  # For a library that must hold every kernel itself (an installed static
+  # library: docs/cmake.md, "A library"): the object, and its target.
+  get_target_property(_obj ${name} CPUDISPATCH_OBJECT)
+  set(${name}_OBJECT "${_obj}" PARENT_SCOPE)
+  set(${name}_INCLUDE_DIR "${CMAKE_CURRENT_BINARY_DIR}" PARENT_SCOPE)
+endfunction()
+
+# _cpudispatch_build(NAME WORDS SRC_DIR HDR_DIR PREFIX LIBRARIES): the
+# generator's words (LIBRARY:ARG|ARG|...:SOURCE, SOURCE relative to
+# SRC_DIR), each a static library PREFIX+LIBRARY with that target's flags,
+# its dispatch header from HDR_DIR; the check joining them into one
+# object; NAME, a static library of that object. Used by
+# cpudispatch_add_sources() and for cpudispatch's own demo kernels
+# (src/cmake/cpudispatch_info.cmake).
+function(_cpudispatch_build name words src_dir hdr_dir prefix libraries)
   set(_libs "")
-  foreach(_w IN LISTS _words)
+  foreach(_w IN LISTS words)
     if(_w STREQUAL "")
       continue()
     endif()
     string(REGEX MATCH "^([^:]+):([^:]*):(.+)$" _m "${_w}")
     if(NOT _m)
-      message(FATAL_ERROR "cpudispatch_add_sources(${name}): the generator printed \"${_w}\"")
+      message(FATAL_ERROR "cpudispatch (${name}): the generator printed \"${_w}\"")
     endif()
-    set(_lib "${CMAKE_MATCH_1}")
+    set(_lib "${prefix}${CMAKE_MATCH_1}")
     string(REPLACE "|" ";" _args "${CMAKE_MATCH_2}")
-    set(_src "${CMAKE_MATCH_3}")
+    get_filename_component(_src "${CMAKE_MATCH_3}" ABSOLUTE BASE_DIR "${src_dir}")
     add_library(${_lib} STATIC EXCLUDE_FROM_ALL "${_src}")
     target_compile_options(${_lib} PRIVATE ${_args})
-    target_link_libraries(${_lib} PRIVATE cpudispatch_target ${_a_LIBRARIES})
-    target_include_directories(${_lib} PRIVATE "${CMAKE_CURRENT_BINARY_DIR}")
+    target_link_libraries(${_lib} PRIVATE cpudispatch_target ${libraries})
+    target_include_directories(${_lib} PRIVATE "${hdr_dir}")
     # Position-independent (a shared library may link NAME), and never
     # link-time optimised (cpudispatch::target's -fno-lto too).
     set_target_properties(${_lib} PROPERTIES POSITION_INDEPENDENT_CODE ON INTERPROCEDURAL_OPTIMIZATION OFF)
@@ -131,13 +148,8 @@ function(cpudispatch_add_sources name)
   add_dependencies(${name} ${name}_object)
   set_source_files_properties("${_obj}" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
   set_target_properties(${name} PROPERTIES LINKER_LANGUAGE C)
-  target_include_directories(${name} PUBLIC "$<BUILD_INTERFACE:${CMAKE_CURRENT_BINARY_DIR}>")
-  # For a library that must hold every kernel itself (an installed static
-  # library: docs/cmake.md, "A library"): the object, and its target.
-  set(${name}_OBJECT "${_obj}" PARENT_SCOPE)
-  set(${name}_INCLUDE_DIR "${CMAKE_CURRENT_BINARY_DIR}" PARENT_SCOPE)
-  set_target_properties(${name} PROPERTIES CPUDISPATCH_OBJECT "${_obj}"
-                        CPUDISPATCH_INCLUDE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+  target_include_directories(${name} PUBLIC "$<BUILD_INTERFACE:${hdr_dir}>")
+  set_target_properties(${name} PROPERTIES CPUDISPATCH_OBJECT "${_obj}" CPUDISPATCH_INCLUDE_DIR "${hdr_dir}")
 endfunction()
 
 # cpudispatch_embed(LIB NAME...): LIB (a library, static or shared, or a

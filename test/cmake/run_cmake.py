@@ -447,7 +447,7 @@ class Case:
         tree = os.path.join(self.tmp, os.path.basename(self.tarball)[:-len('.tar.xz')])
         cb, cdest = os.path.join(self.tmp, 'cmake-build'), os.path.join(self.tmp, 'cmake-dest')
         steps = [['cmake', '-S', tree, '-B', cb, '-G', 'Ninja', '-DCMAKE_INSTALL_PREFIX=/usr/local',
-                  '-DCMAKE_C_COMPILER=gcc'], ['cmake', '--build', cb, '-j', '2'], ['cmake', '--install', cb]]
+                  '-DCMAKE_C_COMPILER=gcc', '-DCMAKE_CXX_COMPILER=g++'], ['cmake', '--build', cb, '-j', '2'], ['cmake', '--install', cb]]
         for cmd in steps:
             p = run(cmd, env=dict(self.env, DESTDIR=cdest))
             if not self.check('cmake: %s' % ' '.join(cmd[:2]), p.returncode == 0, (p.stdout + p.stderr)[-3000:]):
@@ -459,14 +459,29 @@ class Case:
             if not self.check('meson: %s' % ' '.join(cmd[:2]), p.returncode == 0, (p.stdout + p.stderr)[-3000:]):
                 return
         cf, mf = self.installed_files(cdest), self.installed_files(mdest)
-        meson_only = sorted(f for f in mf if f not in cf and not f.endswith('/cpudispatch-info'))
+        meson_only = sorted(f for f in mf if f not in cf)
         cmake_only = sorted(f for f in cf if f not in mf and '/cmake/cpudispatch/' not in f)
         pc = 'usr/local/lib/pkgconfig/cpudispatch.pc'
         same_pc = pc in cf and pc in mf and self.pc_fields(cf[pc]) == self.pc_fields(mf[pc])
-        self.check('installed: CMake installs the %d files Meson does (but cpudispatch-info), cpudispatch.pc\'s '
-                   'Cflags and Libs the same' % (len(mf) - 1), not meson_only and not cmake_only and same_pc,
+        self.check('installed: CMake installs the %d files Meson does, cpudispatch.pc\'s Cflags and Libs the same'
+                   % len(mf), not meson_only and not cmake_only and same_pc,
                    'only Meson: %s; only CMake: %s; pc: CMake %s, Meson %s' % (
                        meson_only, cmake_only, pc in cf and self.pc_fields(cf[pc]), pc in mf and self.pc_fields(mf[pc])))
+        # The two installed cpudispatch-info programs: the same report of
+        # this machine, the same build (baseline, targets, each demo
+        # kernel's selection), plainly and with a mask.
+        info = 'usr/local/bin/cpudispatch-info'
+        problems = []
+        for extra in ({}, {'CPUDISPATCH_DISABLE_CPU_FEATURES': 'AVX2'}):
+            got = {}
+            for who, files in (('CMake', cf), ('Meson', mf)):
+                r = subprocess.run([files.get(info, '/nonexistent'), '--json'], capture_output=True, text=True,
+                                   env=dict(self.env, **extra)) if info in files else None
+                got[who] = (r.returncode, r.stdout) if r else (None, '')
+            if got['CMake'] != got['Meson'] or got['CMake'][0] != 0 or '"cpu"' not in got['CMake'][1]:
+                problems.append('%s: CMake %s, Meson %s' % (extra or 'plain', got['CMake'], got['Meson']))
+        self.check('installed: cpudispatch-info --json of both installs prints the same, plainly and with '
+                   'CPUDISPATCH_DISABLE_CPU_FEATURES=AVX2', not problems, '\n'.join(problems)[-3000:])
         tiny = os.path.join(self.root, 'test', 'install', 'tiny.c')
         env = dict(self.env, PKG_CONFIG_PATH=os.path.dirname(cf.get(pc, cdest)), PKG_CONFIG_SYSROOT_DIR=cdest)
         flags = run(['pkg-config', '--cflags', '--libs', 'cpudispatch'], env=env).stdout.split()
