@@ -65,7 +65,9 @@ Checks (FAIL lines name which and why):
                  reaches beta's kernel and Nehalem ends in SIGILL;
   bad-options    (c-only) an unknown feature in CPUD_CPU_BASELINE and a
                  CPUD_MODE outside its choices stop configure with one
-                 message naming the variable, the token and the valid names.
+                 message naming the variable, the token and the valid names;
+                 cpudispatch_embed() of no target, of a name that is no
+                 cpudispatch_add_sources() call, or of no name, naming it.
 """
 import json
 import os
@@ -398,7 +400,12 @@ class Case:
     def check_bad_options(self):
         cases = [('-DCPUD_CPU_BASELINE=min avx3', r'CPUD_CPU_BASELINE: unknown CPU feature "AVX3".*valid names '
                   r'on x86_64: .*AVX2'),
-                 ('-DCPUD_MODE=nosuch', r'CPUD_MODE: "nosuch" is not one of program, library, init')]
+                 ('-DCPUD_MODE=nosuch', r'CPUD_MODE: "nosuch" is not one of program, library, init'),
+                 ('-DCPUD_FIXTURE_BAD_EMBED=foo_static;nosuch',
+                  r'cpudispatch_embed\(foo_static nosuch\): "nosuch" is not the NAME of a cpudispatch_add_sources'),
+                 ('-DCPUD_FIXTURE_BAD_EMBED=nosuch;kernels', r'cpudispatch_embed\(nosuch\): no target "nosuch"'),
+                 ('-DCPUD_FIXTURE_BAD_EMBED=foo_static', r'cpudispatch_embed\(foo_static\): name the '
+                  r'cpudispatch_add_sources\(\) calls')]
         for arg, want in cases:
             build = os.path.join(self.tmp, 'cmake-bad')
             shutil.rmtree(build, ignore_errors=True)
