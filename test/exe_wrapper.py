@@ -19,6 +19,7 @@ As a module (with the test directory on sys.path):
 import atexit
 import fcntl
 import os
+import select
 import shlex
 import subprocess
 import tempfile
@@ -72,7 +73,9 @@ def hold_session(wine, env):
     end closes its pipe (also where this script is killed)."""
     p = subprocess.Popen([wine, 'cmd', '/c', 'echo ready& pause'], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-    if p.stdout.readline().strip() == b'ready':
+    # A holder that never says so (a Wine session that hangs) is given up
+    # after a minute, not waited on past the test's timeout.
+    if select.select([p.stdout], [], [], 60)[0] and p.stdout.readline().strip() == b'ready':
         _holders.append(p)  # the pipe stays open while the script runs
         atexit.register(release, p)
         return True

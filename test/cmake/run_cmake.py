@@ -402,7 +402,8 @@ class Case:
                   r'on x86_64: .*AVX2'),
                  ('-DCPUD_MODE=nosuch', r'CPUD_MODE: "nosuch" is not one of program, library, init'),
                  ('-DCPUD_FIXTURE_BAD_EMBED=foo_static;nosuch',
-                  r'cpudispatch_embed\(foo_static nosuch\): "nosuch" is not the NAME of a cpudispatch_add_sources'),
+                  r'cpudispatch_embed\(foo_static nosuch\): "nosuch" is not the NAME of a cpudispatch_add_sources'
+                  r'\(\) call; the calls so far: kernels'),
                  ('-DCPUD_FIXTURE_BAD_EMBED=nosuch;kernels', r'cpudispatch_embed\(nosuch\): no target "nosuch"'),
                  ('-DCPUD_FIXTURE_BAD_EMBED=foo_static', r'cpudispatch_embed\(foo_static\): name the '
                   r'cpudispatch_add_sources\(\) calls')]
